@@ -1,0 +1,602 @@
+'use strict';
+/**
+ * The benchmark's baseline: a bare node:http + pg server answering the benchmarked
+ * routes with the same SQL and the same JSON as the app, and nothing else (no Nest,
+ * Express, Passport, helmet, pino, CLS, TypeORM). Honest by construction: every request
+ * does the same database work the app does; only the framework cost is left out.
+ *
+ * Keep it in step with the app: the SQL below is copied from
+ *   src/auth/session.service.ts   SessionService.resolve / rotate
+ *   src/auth/api-key.service.ts   ApiKeyService.resolve (+ its Map cache, same TTL)
+ *   src/auth/identity.mapper.ts   IDENTITY_USER_COLUMNS, identityOf
+ *   src/entity/entity.store.ts    findOne, findChildren, existingKeys, insert (built the
+ *                                 same way from the column lists of invoice/invoice_line)
+ * and the JSON from src/auth/server-info.service.ts and src/entity (the 2.2 envelope,
+ * etagOf, the write result); the invoice rules from src/demo/hooks. bench/run.js checks it: the
+ * statements both servers send are compared on the wire, and every response body too. A scenario added to
+ * bench/scenarios.js needs its route here as well (see ROUTES at the bottom).
+ *
+ * Run by bench/run.js as a child process; env: DATABASE_URL, PORT, HOST, and the same
+ * settings the app reads (DATABASE_POOL_SIZE, SESSION_*, API_KEY_CACHE_SECONDS, SERVER_NAME).
+ */
+const http = require('node:http');
+const { createHash, randomBytes } = require('node:crypto');
+const { Pool, types } = require('pg');
+const Big = require('big.js');
+const { parseCookie, stringifySetCookie } = require('cookie');
+const { version } = require('../package.json');
+
+// As src/database/int8-parser.ts: int8 keys leave the API as JSON numbers.
+types.setTypeParser(20, (text) => {
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : text;
+});
+
+const env = process.env;
+const int = (name, fallback) => (env[name] ? Number(env[name]) : fallback);
+const PORT = int('PORT', 3001);
+const HOST = env.HOST || '127.0.0.1';
+const SERVER_NAME = env.SERVER_NAME || 'Atrium';
+const POOL_SIZE = int('DATABASE_POOL_SIZE', 10); // the app's default
+const IDLE_SECONDS = int('SESSION_IDLE_MINUTES', 30) * 60;
+const ROTATE_SECONDS = int('SESSION_ROTATE_MINUTES', 15) * 60;
+const API_KEY_CACHE_MS = int('API_KEY_CACHE_SECONDS', 5) * 1000;
+// Constants of the app's services.
+const TOUCH_INTERVAL_SECONDS = 30;
+const ROTATION_GRACE_SECONDS = 60;
+const MAX_CACHED_KEYS = 10_000;
+const AUTH_TOKEN_COOKIE = 'svc.rest.auth.token';
+const API_KEY_HEADER = 'x-api-key';
+const API_KEY_QUERY = 'apiKey';
+
+const pool = new Pool({
+  connectionString: env.DATABASE_URL,
+  max: POOL_SIZE,
+  connectionTimeoutMillis: 10_000,
+});
+pool.on('error', () => {}); // an idle client's error: pg-pool drops the client
+
+const sha256 = (value) => createHash('sha256').update(value).digest('hex');
+const newSecret = () => randomBytes(32).toString('base64url');
+
+// ---- SessionService.resolve: the same statement, the same parameters ----------------
+// src/auth/identity.mapper.ts: IDENTITY_USER_COLUMNS and identityOf.
+const IDENTITY_USER_COLUMNS = `u.key, u.user_name AS "userName", u.full_name AS "fullName",
+  u.id_organization AS "idOrganization", u.id_business_unit AS "idBusinessUnit", u.is_admin AS "isAdmin"`;
+
+function identityOf(user, authMethod, locale, session) {
+  return {
+    userKey: user.key,
+    userName: user.userName,
+    userFullName: user.fullName,
+    organizationKey: user.idOrganization,
+    businessUnitKey: user.idBusinessUnit,
+    isAdmin: user.isAdmin,
+    locale,
+    authMethod,
+    ...(session ? { session } : {}),
+  };
+}
+
+const SESSION_SQL = `WITH found AS (
+         SELECT s.key AS session_key, s.csrf_token, s.auth_method, s.locale,
+                s.token_hash = $1 AS is_current_token,
+                s.rotated_at < now() - make_interval(secs => $3) AS needs_rotation,
+                s.last_seen_at < now() - make_interval(secs => $4) AS needs_touch,
+                ${IDENTITY_USER_COLUMNS}
+           FROM session s JOIN "user" u ON u.key = s.id_user
+          WHERE (s.token_hash = $1 OR (s.previous_token_hash = $1 AND s.previous_valid_until > now()))
+            AND s.expires_at > now()
+            AND s.last_seen_at > now() - make_interval(secs => $2)
+            AND u.active
+       ), touched AS (
+         UPDATE session SET last_seen_at = now()
+          WHERE key = (SELECT session_key FROM found WHERE needs_touch)
+       )
+       SELECT * FROM found`;
+
+const ROTATE_SQL = `UPDATE session
+          SET previous_token_hash = token_hash,
+              previous_valid_until = now() + make_interval(secs => $4),
+              token_hash = $3, rotated_at = now()
+        WHERE key = $1 AND token_hash = $2`;
+
+async function resolveSession(token, response) {
+  const { rows } = await pool.query(SESSION_SQL, [
+    sha256(token),
+    IDLE_SECONDS,
+    ROTATE_SECONDS,
+    TOUCH_INTERVAL_SECONDS,
+  ]);
+  const row = rows[0];
+  if (!row) return undefined;
+  const identity = identityOf(row, row.auth_method, row.locale, {
+    key: row.session_key,
+    csrfToken: row.csrf_token,
+  });
+  if (row.is_current_token && row.needs_rotation) {
+    const next = newSecret();
+    const { rowCount } = await pool.query(ROTATE_SQL, [
+      row.session_key,
+      sha256(token),
+      sha256(next),
+      ROTATION_GRACE_SECONDS,
+    ]);
+    if (rowCount === 1) {
+      response.appendHeader(
+        'Set-Cookie',
+        stringifySetCookie(AUTH_TOKEN_COOKIE, next, {
+          path: '/',
+          secure: true,
+          httpOnly: true,
+          sameSite: 'lax',
+        }),
+      );
+    }
+  }
+  return identity;
+}
+
+// ---- ApiKeyService.resolve: the same Map cache in front of the same statement --------
+const API_KEY_SQL = `UPDATE api_key k SET last_used_at = now()
+         FROM "user" u
+        WHERE k.secret_hash = $1 AND u.key = k.id_user AND u.active
+          AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())
+      RETURNING k.key AS api_key_id, k.expires_at, u.locale, ${IDENTITY_USER_COLUMNS}`;
+
+const apiKeyCache = new Map();
+
+async function resolveApiKey(secret) {
+  const hash = sha256(secret);
+  const cached = apiKeyCache.get(hash);
+  if (cached && cached.validUntil > Date.now()) return cached.identity;
+  apiKeyCache.delete(hash);
+
+  const { rows } = await pool.query(API_KEY_SQL, [hash]);
+  const row = rows[0];
+  if (!row) return undefined;
+  const identity = identityOf(row, 'api-key', row.locale);
+  if (API_KEY_CACHE_MS > 0) {
+    if (apiKeyCache.size >= MAX_CACHED_KEYS) apiKeyCache.clear();
+    const expiry = row.expires_at ? row.expires_at.getTime() : Infinity;
+    apiKeyCache.set(hash, {
+      apiKeyId: row.api_key_id,
+      identity,
+      validUntil: Math.min(Date.now() + API_KEY_CACHE_MS, expiry),
+    });
+  }
+  return identity;
+}
+
+/** The chain in its default order (AUTH_STRATEGIES=api-key,session,refresh). */
+async function authenticate(request, response, query) {
+  const apiKey = request.headers[API_KEY_HEADER] ?? query?.get(API_KEY_QUERY) ?? undefined;
+  if (apiKey) {
+    const identity = await resolveApiKey(apiKey);
+    if (identity) return identity;
+  }
+  const header = request.headers.cookie;
+  const token = header ? parseCookie(header)[AUTH_TOKEN_COOKIE] : undefined;
+  if (token) return resolveSession(token, response);
+  return undefined;
+}
+
+// ---- ServerInfoService.describe ------------------------------------------------------
+function describe(request, identity) {
+  const info = {
+    clientAdress: request.socket.remoteAddress ?? '',
+    oidcIssuer: '',
+    name: SERVER_NAME,
+    isSecure: false,
+    version,
+  };
+  if (!identity) return info;
+  return {
+    ...info,
+    userName: identity.userName,
+    userFullName: identity.userFullName,
+    userKey: identity.userKey,
+    userBusinessUnitKey: identity.businessUnitKey,
+    userOrganizationKey: identity.organizationKey,
+  };
+}
+
+// ---- The entity engine, for invoice / invoice_line only ------------------------------
+// The registry's view of the two types (src/entity/entity.registry.ts from the entities in
+// src/demo/entities): API name = column name, in TypeORM's column order, which is the
+// order of the SELECT lists and of a read's properties.
+const system = (type) => ({ type, origin: 'system' });
+const SYSTEM_PROPERTIES = {
+  key: system('bigint'),
+  id_organization: system('bigint'),
+  id_business_unit: system('bigint'),
+  id_user: system('bigint'),
+  uuid: system('uuid'),
+  date_created: system('datetime'),
+  date_updated: system('datetime'),
+  extended: system('integer'),
+};
+const INVOICE_LINE = {
+  name: 'invoice_line',
+  properties: new Map(
+    Object.entries({
+      ...SYSTEM_PROPERTIES,
+      id_invoice: { type: 'bigint', origin: 'parent' },
+      id_product: { type: 'bigint', origin: 'client', nullable: true, lookup: 'product' },
+      description: { type: 'string', origin: 'client', nullable: true, length: 500 },
+      quantity: { type: 'integer', origin: 'client', required: true },
+      unit_price: { type: 'decimal', origin: 'client', required: true, precision: 14, scale: 2 },
+      amount: { type: 'decimal', origin: 'computed', precision: 14, scale: 2 },
+    }),
+  ),
+  childGroups: [],
+};
+const INVOICE = {
+  name: 'invoice',
+  properties: new Map(
+    Object.entries({
+      ...SYSTEM_PROPERTIES,
+      number: { type: 'string', origin: 'client', nullable: true, length: 50 },
+      id_account: { type: 'bigint', origin: 'client', required: true, lookup: 'account' },
+      status: {
+        type: 'string',
+        origin: 'client',
+        values: ['draft', 'issued', 'paid', 'cancelled'],
+      },
+      issue_date: { type: 'datetime', origin: 'client', nullable: true },
+      currency: { type: 'string', origin: 'client', nullable: true, length: 3 },
+      total: { type: 'decimal', origin: 'computed', precision: 14, scale: 2 },
+    }),
+  ),
+  childGroups: [{ name: 'invoice_invoice_line', child: INVOICE_LINE, parentColumn: 'id_invoice' }],
+};
+const LOOKUP_TYPES = { account: { name: 'account' }, product: { name: 'product' } };
+
+// src/entity/entity.store.ts: the same statements, built the same way.
+const quote = (identifier) => `"${identifier.replace(/"/g, '""')}"`;
+const selectList = (type) => [...type.properties.keys()].map(quote).join(', ');
+
+const FIND_INVOICE_SQL = `SELECT ${selectList(INVOICE)} FROM ${quote(INVOICE.name)}
+        WHERE key = $1 AND id_organization = $2`;
+const FIND_LINES_SQL = `SELECT ${selectList(INVOICE_LINE)} FROM ${quote(INVOICE_LINE.name)}
+        WHERE ${quote('id_invoice')} = ANY($1::int8[]) AND id_organization = $2 ORDER BY key`;
+const existingKeysSql = (type) =>
+  `SELECT key FROM ${quote(type.name)} WHERE key = ANY($1::int8[]) AND id_organization = $2`;
+
+/** EntityStore.insert: one multi-row INSERT, keys returned in order. */
+async function insertRows(client, type, rows, owner) {
+  if (rows.length === 0) return [];
+  const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))].filter((c) =>
+    type.properties.has(c),
+  );
+  const values = [];
+  const bind = (value) => `$${values.push(value)}`;
+  const tuples = rows.map((row) => {
+    const cells = columns.map((c) => (c in row ? bind(row[c]) : 'DEFAULT'));
+    return `(${[...cells, bind(owner.organizationKey), bind(owner.businessUnitKey), bind(owner.userKey)].join(', ')})`;
+  });
+  const { rows: inserted } = await client.query(
+    `INSERT INTO ${quote(type.name)}
+         (${[...columns, 'id_organization', 'id_business_unit', 'id_user'].map(quote).join(', ')})
+       VALUES ${tuples.join(', ')} RETURNING key`,
+    values,
+  );
+  return inserted.map((row) => row.key);
+}
+
+/** Timestamps leave as ISO 8601 text. */
+function normalise(row) {
+  for (const [name, value] of Object.entries(row)) {
+    if (value instanceof Date) row[name] = value.toISOString();
+  }
+  return row;
+}
+
+class HttpError extends Error {
+  constructor(status, body) {
+    super(body.detail);
+    this.status = status;
+    this.body = body;
+  }
+}
+const invalid = (path, problem) => new HttpError(400, { detail: `${path}: ${problem}` });
+
+// src/entity/property-value.ts: coerceValue, for the types the two entities use.
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+const INTEGER_TEXT = /^-?\d+$/;
+const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/;
+const INT4_MAX = 2 ** 31 - 1;
+const INT8_MAX = 2n ** 63n - 1n;
+
+function coerceValue(property, value) {
+  if (value === null) return property.nullable ? { value: null } : { problem: 'must not be null' };
+  switch (property.type) {
+    case 'string':
+      if (typeof value !== 'string') return { problem: 'expected a string' };
+      if (property.values && !property.values.includes(value)) {
+        return { problem: `must be one of ${property.values.join(', ')}` };
+      }
+      if (property.length && value.length > property.length) {
+        return { problem: `is longer than ${property.length} characters` };
+      }
+      return { value };
+    case 'integer':
+      return Number.isInteger(value) && Math.abs(value) <= INT4_MAX
+        ? { value }
+        : { problem: 'expected an integer' };
+    case 'bigint': {
+      if (Number.isSafeInteger(value)) return { value };
+      if (typeof value === 'string' && INTEGER_TEXT.test(value)) {
+        const big = BigInt(value);
+        if (big <= INT8_MAX && big >= -INT8_MAX - 1n) return { value };
+      }
+      return { problem: 'expected an integer' };
+    }
+    case 'decimal': {
+      const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+      if (typeof text !== 'string' || !DECIMAL.test(text)) {
+        return { problem: 'expected a decimal number, e.g. "12.50"' };
+      }
+      const [whole, fraction = ''] = text.replace('-', '').split('.');
+      const { precision, scale = 0 } = property;
+      if (whole.replace(/^0+/, '').length > precision - scale) {
+        return { problem: `has more than ${precision - scale} digits before the decimal point` };
+      }
+      if (fraction.length > scale) return { problem: `has more than ${scale} decimal places` };
+      return { value: text };
+    }
+    case 'datetime':
+      return typeof value === 'string' && DATETIME.test(value) && !Number.isNaN(Date.parse(value))
+        ? { value }
+        : { problem: 'expected an ISO 8601 date-time with an offset, e.g. 2026-01-31T12:00:00Z' };
+    default:
+      return { problem: `unsupported type ${property.type}` };
+  }
+}
+
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** src/entity/entity.input.ts parseEnvelope, create mode. */
+function parseEnvelope(type, body, path = type.name) {
+  if (!isObject(body)) throw invalid(path, 'expected an object with "properties"');
+  if (body.entity_name !== undefined && body.entity_name !== type.name) {
+    throw invalid(path, `entity_name is "${String(body.entity_name)}", expected "${type.name}"`);
+  }
+  const rawProperties = body.properties ?? {};
+  if (!isObject(rawProperties)) throw invalid(`${path}.properties`, 'expected an object');
+  const rawChildren = body.children ?? {};
+  if (!isObject(rawChildren)) throw invalid(`${path}.children`, 'expected an object');
+  const properties = {};
+  for (const [name, value] of Object.entries(rawProperties)) {
+    const property = type.properties.get(name);
+    if (!property) throw invalid(`${path}.${name}`, `${type.name} has no property "${name}"`);
+    if (property.origin !== 'client') continue; // key, system, computed: the server's
+    const coerced = coerceValue(property, value);
+    if ('problem' in coerced) throw invalid(`${path}.${name}`, coerced.problem);
+    properties[name] = coerced.value;
+  }
+  for (const [name, property] of type.properties) {
+    if (property.required && property.origin === 'client' && !(name in properties)) {
+      throw invalid(`${path}.${name}`, 'is required');
+    }
+  }
+  const children = {};
+  for (const [groupName, list] of Object.entries(rawChildren)) {
+    const group = type.childGroups.find((g) => g.name === groupName);
+    if (!group) throw invalid(`${path}.children.${groupName}`, 'unknown child group');
+    if (!Array.isArray(list)) throw invalid(`${path}.children.${groupName}`, 'expected an array');
+    children[groupName] = list.map((child, index) =>
+      parseEnvelope(group.child, child, `${groupName}[${index}]`),
+    );
+  }
+  return { entity_name: type.name, properties, children };
+}
+
+/** src/entity/lookups.ts checkLookups: one query per target type. */
+async function checkLookups(client, type, record, organizationKey) {
+  const uses = [];
+  const collect = (t, r, path) => {
+    for (const [name, value] of Object.entries(r.properties)) {
+      const lookup = t.properties.get(name)?.lookup;
+      if (lookup && value !== null && value !== undefined) {
+        uses.push({ path: `${path}.${name}`, target: lookup, key: Number(value) });
+      }
+    }
+    for (const group of t.childGroups) {
+      for (const [index, child] of (r.children[group.name] ?? []).entries()) {
+        collect(group.child, child, `${group.name}[${index}]`);
+      }
+    }
+  };
+  collect(type, record, type.name);
+  const byTarget = new Map();
+  for (const use of uses) byTarget.set(use.target, [...(byTarget.get(use.target) ?? []), use]);
+  for (const [target, targetUses] of byTarget) {
+    const { rows } = await client.query(existingKeysSql(LOOKUP_TYPES[target]), [
+      [...new Set(targetUses.map((u) => u.key))],
+      organizationKey,
+    ]);
+    const existing = new Set(rows.map((row) => row.key));
+    const missing = targetUses.find((use) => !existing.has(use.key));
+    if (missing) throw invalid(missing.path, `no ${target} with key ${missing.key}`);
+  }
+}
+
+/** src/demo/hooks: line amount = quantity × unit_price, total = sum (children first). */
+function runInvoiceHooks(invoice) {
+  const lines = invoice.children.invoice_invoice_line ?? [];
+  for (const [index, line] of lines.entries()) {
+    const { quantity, unit_price: unitPrice } = line.properties;
+    if (typeof quantity !== 'number' || quantity <= 0) {
+      throw new HttpError(424, {
+        eventName: 'onBeforeInsert',
+        entityName: 'invoice',
+        propertyName: 'invoice_invoice_line',
+        childEntityName: 'invoice_line',
+        childPropertyName: 'quantity',
+        childEntityIndex: index,
+        detail: 'The quantity must be greater than 0',
+      });
+    }
+    line.properties.amount = new Big(String(unitPrice)).times(quantity).toFixed(2);
+  }
+  invoice.properties.total = lines
+    .reduce((sum, line) => sum.plus(String(line.properties.amount)), new Big(0))
+    .toFixed(2);
+}
+
+/** The columns a write sets (EntityWriter columnsOf): client and computed ones. */
+function columnsOf(type, record) {
+  return Object.fromEntries(
+    Object.entries(record.properties).filter(([name]) => {
+      const origin = type.properties.get(name)?.origin;
+      return name === 'key' || origin === 'client' || origin === 'computed';
+    }),
+  );
+}
+
+/** GET /rest/entity/invoice/:key: EntityService.read, the 2.2 envelope and its ETag. */
+async function readInvoice(request, response, key) {
+  const identity = await authenticate(request, response);
+  if (!identity) throw new HttpError(401, { detail: 'Authentication required' });
+  if (!/^-?\d+$/.test(key)) {
+    throw new HttpError(400, { detail: 'Validation failed (numeric string is expected)' });
+  }
+  const organizationKey = identity.organizationKey;
+  const { rows } = await pool.query(FIND_INVOICE_SQL, [Number(key), organizationKey]);
+  if (!rows[0]) throw new HttpError(404, { detail: `invoice ${key} not found` });
+  const invoice = { entity_name: 'invoice', properties: normalise(rows[0]), children: {} };
+  const lines = await pool.query(FIND_LINES_SQL, [[invoice.properties.key], organizationKey]);
+  invoice.children.invoice_invoice_line = lines.rows.map((row) => ({
+    entity_name: 'invoice_line',
+    properties: normalise(row),
+    children: {},
+  }));
+  const body = JSON.stringify(invoice);
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  response.writeHead(200, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    ETag: etag,
+  });
+  response.end(body);
+}
+
+const BODY_LIMIT = 1024 * 1024; // the app's BODY_LIMIT default
+
+function readBody(request) {
+  return new Promise((resolvePromise, reject) => {
+    const chunks = [];
+    let size = 0;
+    request.on('data', (chunk) => {
+      size += chunk.length;
+      if (size > BODY_LIMIT) {
+        reject(
+          new HttpError(413, { detail: 'The request body is larger than the server accepts' }),
+        );
+        request.destroy();
+      } else chunks.push(chunk);
+    });
+    request.on('end', () => resolvePromise(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+/** POST /rest/entity/invoice: EntityService.create with the demo hooks, one transaction. */
+async function createInvoice(request, response) {
+  const identity = await authenticate(request, response);
+  if (!identity) throw new HttpError(401, { detail: 'Authentication required' });
+  if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
+    throw new HttpError(415, { detail: 'Content-Type must be application/json' });
+  }
+  let body;
+  try {
+    body = JSON.parse(await readBody(request));
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    throw new HttpError(400, { detail: 'The request body could not be parsed' });
+  }
+  const invoice = parseEnvelope(INVOICE, body);
+  const client = await pool.connect();
+  let key;
+  try {
+    await client.query('START TRANSACTION');
+    await checkLookups(client, INVOICE, invoice, identity.organizationKey);
+    runInvoiceHooks(invoice);
+    [key] = await insertRows(client, INVOICE, [columnsOf(INVOICE, invoice)], identity);
+    const lines = invoice.children.invoice_invoice_line ?? [];
+    await insertRows(
+      client,
+      INVOICE_LINE,
+      lines.map((line) => ({ ...columnsOf(INVOICE_LINE, line), id_invoice: key })),
+      identity,
+    );
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+  sendJson(response, 200, { operation: 'insert', key });
+}
+
+function sendJson(response, status, value) {
+  const body = JSON.stringify(value);
+  response.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+  });
+  response.end(body);
+}
+
+// ---- Routes: "METHOD /path" -> handler(request, response, query) ---------------------
+const ROUTES = {
+  'GET /health': async (_request, response) => {
+    await pool.query('SELECT 1');
+    sendJson(response, 200, { status: 'ok', info: { database: { status: 'up' } } });
+  },
+  'GET /auth': async (request, response, query) => {
+    const identity = await authenticate(request, response, query);
+    sendJson(response, 200, describe(request, identity));
+  },
+  'POST /rest/entity/invoice': createInvoice,
+};
+
+/** Routes with a path parameter: [method, pattern, handler(request, response, ...groups)]. */
+const PATTERN_ROUTES = [['GET', /^\/rest\/entity\/invoice\/([^/]+)$/, readInvoice]];
+
+function routeOf(method, path) {
+  const exact = ROUTES[`${method} ${path}`];
+  if (exact) return exact;
+  for (const [routeMethod, pattern, handler] of PATTERN_ROUTES) {
+    const match = method === routeMethod ? pattern.exec(path) : null;
+    if (match) return (request, response) => handler(request, response, ...match.slice(1));
+  }
+  return undefined;
+}
+
+const server = http.createServer((request, response) => {
+  const url = request.url ?? '/';
+  const mark = url.indexOf('?');
+  const path = mark < 0 ? url : url.slice(0, mark);
+  const query = mark < 0 ? undefined : new URLSearchParams(url.slice(mark + 1));
+  const route = routeOf(request.method, path);
+  if (!route) return sendJson(response, 404, { detail: `Cannot ${request.method} ${path}` });
+  route(request, response, query).catch((error) => {
+    if (error instanceof HttpError) {
+      if (!response.headersSent) return sendJson(response, error.status, error.body);
+      return response.destroy();
+    }
+    console.error(error);
+    if (!response.headersSent) sendJson(response, 500, { detail: 'Internal server error' });
+    else response.destroy();
+  });
+});
+server.keepAliveTimeout = 5_000; // Node's default, as the app's
+
+server.listen(PORT, HOST, () => console.log(`baseline listening on http://${HOST}:${PORT}`));
+
+const stop = () => server.close(() => pool.end().then(() => process.exit(0)));
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);

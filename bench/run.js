@@ -1,0 +1,585 @@
+'use strict';
+/**
+ * `npm run bench`: the app (built, dist/src/main.js) against a bare node:http + pg
+ * baseline (bench/baseline.js) doing the same SQL, on a fresh database.
+ *
+ *   1. CREATE DATABASE atrium_bench_<unique> on the server of BENCH_DATABASE_URL
+ *      (an admin connection; default postgres://postgres@127.0.0.1:5432/postgres)
+ *   2. start the app on it, log in as admin, create an API key; start the baseline
+ *   3. per scenario (bench/scenarios.js): warm up, then autocannon against the app, then
+ *      against the baseline, one at a time (never both under load together)
+ *   4. statements per request: app and baseline restarted behind a counting PostgreSQL
+ *      proxy (bench/pg-proxy.js), N sequential requests per scenario; transactions are
+ *      cross-checked with pg_stat_database.xact_commit (backends terminated to flush it)
+ *   5. table on stdout, JSON in bench/results/latest.json; children stopped and the
+ *      database dropped, also on failure and Ctrl-C
+ *
+ * Env: BENCH_DATABASE_URL, BENCH_DURATION (s, 10), BENCH_CONNECTIONS (10),
+ * BENCH_WARMUP (s, 3), BENCH_COUNT_REQUESTS (200),
+ * BENCH_ONLY (run the scenarios whose name contains this text).
+ */
+const { spawn } = require('node:child_process');
+const { mkdirSync, writeFileSync } = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const { randomBytes } = require('node:crypto');
+const autocannon = require('autocannon');
+const { Client } = require('pg');
+const { PgCountingProxy } = require('./pg-proxy');
+const allScenarios = require('./scenarios');
+
+const ROOT = path.resolve(__dirname, '..');
+const env = process.env;
+const number = (name, fallback) => (env[name] ? Number(env[name]) : fallback);
+const SETTINGS = {
+  adminUrl: env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
+  duration: number('BENCH_DURATION', 10),
+  connections: number('BENCH_CONNECTIONS', 10),
+  warmup: number('BENCH_WARMUP', 3),
+  countRequests: number('BENCH_COUNT_REQUESTS', 200),
+};
+const ADMIN_PASSWORD = `bench-${randomBytes(9).toString('base64url')}`;
+/**
+ * Everything both servers read, pinned so a developer's .env cannot skew the comparison
+ * (the app loads .env but never overrides variables already set).
+ */
+const SERVER_ENV = {
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+  ADMIN_PASSWORD,
+  DATABASE_POOL_SIZE: '10',
+  SERVER_NAME: 'Atrium',
+  AUTH_STRATEGIES: 'api-key,session,refresh',
+  SESSION_IDLE_MINUTES: '30',
+  SESSION_ABSOLUTE_HOURS: '12',
+  SESSION_ROTATE_MINUTES: '15',
+  API_KEY_CACHE_SECONDS: '5',
+  TRUST_PROXY: '',
+  NODE_ENV: 'production',
+};
+
+const children = new Set();
+let admin;
+let databaseName;
+let proxy;
+let cleaningUp;
+
+// ---------------------------------------------------------------------------- helpers
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const log = (message) => process.stderr.write(`[bench] ${message}\n`);
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function databaseUrl(name, hostPort) {
+  const url = new URL(SETTINGS.adminUrl);
+  url.pathname = `/${name}`;
+  if (hostPort) url.host = hostPort;
+  return url.toString();
+}
+
+/** A server child process; its output is kept (last 20 kB) for error reports. */
+async function startServer(label, script, databaseUrlValue) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [script], {
+    cwd: ROOT,
+    env: { ...process.env, ...SERVER_ENV, DATABASE_URL: databaseUrlValue, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const server = { label, child, port, base: `http://127.0.0.1:${port}`, output: '' };
+  const keep = (chunk) => {
+    server.output = (server.output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  server.exited = new Promise((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  children.add(server);
+  await waitHealthy(server);
+  return server;
+}
+
+async function waitHealthy(server, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  let exit;
+  server.exited.then((value) => (exit = value));
+  while (Date.now() < deadline) {
+    if (exit) break;
+    try {
+      const response = await fetch(`${server.base}/health`);
+      await response.arrayBuffer();
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  throw new Error(
+    `${server.label} did not become healthy${exit ? ` (exited: ${JSON.stringify(exit)})` : ''}\n` +
+      `--- its output ---\n${server.output}`,
+  );
+}
+
+async function stopServer(server) {
+  if (!children.has(server)) return;
+  children.delete(server);
+  if (server.child.exitCode === null && server.child.signalCode === null) {
+    server.child.kill('SIGTERM');
+    const killer = setTimeout(() => server.child.kill('SIGKILL'), 5_000);
+    await server.exited;
+    clearTimeout(killer);
+  }
+}
+
+async function request(base, method, urlPath, { headers = {}, body } = {}) {
+  const init = { method, headers: { ...headers } };
+  if (body !== undefined) {
+    init.body = typeof body === 'string' ? body : JSON.stringify(body);
+    if (typeof body !== 'string') init.headers['content-type'] = 'application/json';
+  }
+  const response = await fetch(base + urlPath, init);
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text };
+}
+
+const resolve = (value, ctx) => (typeof value === 'function' ? value(ctx) : value);
+
+function requestOf(scenario, ctx) {
+  const headers = { ...(resolve(scenario.headers, ctx) ?? {}) };
+  let body = resolve(scenario.body, ctx);
+  if (body !== undefined && typeof body !== 'string') {
+    body = JSON.stringify(body);
+    headers['content-type'] ??= 'application/json';
+  }
+  return { method: scenario.method, path: resolve(scenario.path, ctx), headers, body };
+}
+
+// ---------------------------------------------------------------------------- phases
+
+async function createDatabase() {
+  admin = new Client({ connectionString: SETTINGS.adminUrl });
+  await admin.connect();
+  databaseName = `atrium_bench_${Date.now().toString(36)}_${process.pid}_${randomBytes(3).toString('hex')}`;
+  await admin.query(`CREATE DATABASE "${databaseName}"`);
+  const { rows } = await admin.query('SHOW server_version');
+  log(`database ${databaseName} created (PostgreSQL ${rows[0].server_version})`);
+  return rows[0].server_version;
+}
+
+/** Logs in as admin and creates an API key: what the scenarios authenticate with. */
+async function signIn(app) {
+  const login = await request(app.base, 'POST', '/auth', {
+    body: { user: 'admin', password: ADMIN_PASSWORD },
+  });
+  if (login.status !== 200) throw new Error(`login: ${login.status} ${login.text}`);
+  const cookie = login.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
+  const csrfToken = login.headers.get('x-csrf-token');
+  if (!cookie.includes('svc.rest.auth.token=') || !csrfToken) {
+    throw new Error(`login gave no session cookie or CSRF token: ${login.text}`);
+  }
+  const created = await request(app.base, 'POST', '/auth/api-keys', {
+    headers: { cookie, 'x-csrf-token': csrfToken },
+    body: { name: 'bench' },
+  });
+  if (created.status !== 201)
+    throw new Error(`POST /auth/api-keys: ${created.status} ${created.text}`);
+  const apiKey = JSON.parse(created.text).key;
+  const ctx = {
+    cookie,
+    csrfToken,
+    apiKey,
+    request: (method, urlPath, options) => request(app.base, method, urlPath, options),
+  };
+  return ctx;
+}
+
+/**
+ * One request per scenario to both servers: both must answer 2xx, and the same body (or,
+ * with sameBody: false, bodies that pass the scenario's verify), and the same values of
+ * the scenario's sameHeaders.
+ */
+async function checkResponses(scenarios, ctx, app, baseline) {
+  for (const scenario of scenarios) {
+    const req = requestOf(scenario, ctx);
+    const [a, b] = [
+      await request(app.base, req.method, req.path, req),
+      await request(baseline.base, req.method, req.path, req),
+    ];
+    for (const [label, response] of [
+      ['app', a],
+      ['baseline', b],
+    ]) {
+      if (response.status < 200 || response.status >= 300) {
+        throw new Error(`${scenario.name}: ${label} answered ${response.status} ${response.text}`);
+      }
+    }
+    for (const name of scenario.sameHeaders ?? []) {
+      const [fromApp, fromBaseline] = [a.headers.get(name), b.headers.get(name)];
+      if (fromApp === null || fromApp !== fromBaseline) {
+        throw new Error(
+          `${scenario.name}: header ${name} differs\n  app:      ${fromApp}\n  baseline: ${fromBaseline}`,
+        );
+      }
+    }
+    if (scenario.verify) {
+      for (const [label, response] of [
+        ['app', a],
+        ['baseline', b],
+      ]) {
+        if (!scenario.verify(response.text)) {
+          throw new Error(`${scenario.name}: ${label}'s body fails verify: ${response.text}`);
+        }
+      }
+    }
+    if (scenario.sameBody !== false) {
+      if (a.text !== b.text) {
+        throw new Error(
+          `${scenario.name}: the baseline's body differs from the app's\n  app:      ${a.text}\n  baseline: ${b.text}`,
+        );
+      }
+      scenario.expectBody = a.text;
+    }
+  }
+}
+
+/**
+ * One autocannon run. Latencies are also collected from its `response` events, in
+ * fractional milliseconds: autocannon's own histogram truncates to whole milliseconds,
+ * too coarse for sub-millisecond answers.
+ */
+function cannon(server, req, seconds, { expectBody, verify }) {
+  return new Promise((resolvePromise, reject) => {
+    const latencies = [];
+    const instance = autocannon(
+      {
+        url: server.base + req.path,
+        method: req.method,
+        headers: req.headers,
+        body: req.body,
+        connections: SETTINGS.connections,
+        duration: seconds,
+        ...(verify ? { verifyBody: verify } : { expectBody }),
+      },
+      (error, result) => (error ? reject(error) : resolvePromise({ result, latencies })),
+    );
+    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+      if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+    });
+  });
+}
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return Math.round(sorted[Math.max(0, index)] * 100) / 100;
+}
+
+async function load(server, scenario, ctx) {
+  const req = requestOf(scenario, ctx);
+  if (SETTINGS.warmup > 0) await cannon(server, req, SETTINGS.warmup, scenario);
+  const { result, latencies } = await cannon(server, req, SETTINGS.duration, scenario);
+  const sorted = Float64Array.from(latencies).sort();
+  const measured = {
+    requestsPerSecond: result.requests.average,
+    latencyMs: {
+      average: Math.round((sorted.reduce((sum, v) => sum + v, 0) / sorted.length) * 100) / 100,
+      p50: percentile(sorted, 50),
+      p90: percentile(sorted, 90),
+      p99: percentile(sorted, 99),
+      max: percentile(sorted, 100),
+    },
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    mismatches: result.mismatches,
+  };
+  const bad = measured.non2xx + measured.errors + measured.timeouts + measured.mismatches;
+  if (bad > 0) {
+    throw new Error(
+      `${scenario.name} on ${server.label}: ${measured.non2xx} non-2xx, ${measured.errors} errors, ` +
+        `${measured.timeouts} timeouts, ${measured.mismatches} unexpected bodies`,
+    );
+  }
+  log(
+    `${scenario.name} on ${server.label}: ${measured.requestsPerSecond.toFixed(0)} req/s, ` +
+      `p50 ${measured.latencyMs.p50} ms, p99 ${measured.latencyMs.p99} ms`,
+  );
+  return measured;
+}
+
+/**
+ * Transactions committed or rolled back in the bench database so far. Backends report
+ * their statistics lazily (an idle one may sit on them indefinitely), but always on exit:
+ * so the database's backends are terminated first. The servers' pools just reconnect;
+ * each new connection costs one transaction of its own, which the caller subtracts.
+ */
+async function committedTransactions() {
+  await admin.query(
+    'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+    [databaseName],
+  );
+  for (let waited = 0; ; waited += 50) {
+    const { rows } = await admin.query(
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+      [databaseName],
+    );
+    if (rows[0].n === 0) break;
+    if (waited > 10_000) throw new Error('the bench database still has backends after 10 s');
+    await sleep(50);
+  }
+  await admin.query('SELECT pg_stat_clear_snapshot()');
+  const { rows } = await admin.query(
+    'SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1',
+    [databaseName],
+  );
+  return Number(rows[0].n);
+}
+
+/** N sequential requests through the counting proxy: statements and round trips each. */
+async function countStatements(server, scenario, ctx) {
+  const req = requestOf(scenario, ctx);
+  const n = SETTINGS.countRequests;
+  const before = await committedTransactions();
+  proxy.reset();
+  for (let i = 0; i < n; i += 1) {
+    const response = await request(server.base, req.method, req.path, req);
+    if (response.status < 200 || response.status >= 300) {
+      throw new Error(`${scenario.name} on ${server.label}: ${response.status} ${response.text}`);
+    }
+    if (scenario.verify && !scenario.verify(response.text)) {
+      throw new Error(`${scenario.name} on ${server.label}: unexpected body ${response.text}`);
+    }
+  }
+  const counted = proxy.snapshot();
+  const transactions = (await committedTransactions()) - before - counted.connections;
+  const result = {
+    requests: n,
+    statements: counted.statements,
+    statementsPerRequest: counted.statements / n,
+    roundTripsPerRequest: counted.roundTrips / n,
+    transactions,
+    transactionsPerRequest: transactions / n,
+    newConnections: counted.connections,
+    texts: counted.texts,
+  };
+  log(
+    `${scenario.name} on ${server.label}: ${result.statementsPerRequest} statements/request, ` +
+      `${result.roundTripsPerRequest} round trips/request, ` +
+      `${result.transactionsPerRequest} transactions/request`,
+  );
+  return result;
+}
+
+// ---------------------------------------------------------------------------- report
+
+function table(rows) {
+  const widths = rows[0].map((_, column) =>
+    Math.max(...rows.map((row) => String(row[column]).length)),
+  );
+  return rows
+    .map((row, index) => {
+      const line = row
+        .map((cell, column) =>
+          column === 0
+            ? String(cell).padEnd(widths[column])
+            : String(cell).padStart(widths[column]),
+        )
+        .join('  ');
+      return index === 0 ? `${line}\n${'-'.repeat(line.length)}` : line;
+    })
+    .join('\n');
+}
+
+function report(results) {
+  const fmt = (value) => Math.round(value).toLocaleString('en-US');
+  const ms = (value) => `${value}`;
+  console.log(
+    `\nThroughput: ${SETTINGS.connections} connections, ${SETTINGS.duration} s per run after ` +
+      `${SETTINGS.warmup} s warm-up (latency in ms)\n`,
+  );
+  console.log(
+    table([
+      ['scenario', 'app req/s', 'p50', 'p99', 'baseline req/s', 'p50', 'p99', 'app/baseline'],
+      ...results.scenarios.map((s) => [
+        s.name,
+        fmt(s.app.requestsPerSecond),
+        ms(s.app.latencyMs.p50),
+        ms(s.app.latencyMs.p99),
+        fmt(s.baseline.requestsPerSecond),
+        ms(s.baseline.latencyMs.p50),
+        ms(s.baseline.latencyMs.p99),
+        s.ratio.toFixed(2),
+      ]),
+    ]),
+  );
+  console.log(
+    `\nDatabase work: ${SETTINGS.countRequests} sequential requests through a counting proxy\n`,
+  );
+  const per = (value) => (value === undefined ? '-' : value.toFixed(3));
+  const xacts = (counted) =>
+    `${per(counted.transactionsPerRequest)} (${counted.transactions}/${counted.requests})`;
+  console.log(
+    table([
+      [
+        'scenario',
+        'app stmts/req',
+        'round trips/req',
+        'xacts/req',
+        'baseline stmts/req',
+        'xacts/req',
+      ],
+      ...results.scenarios.map((s) => [
+        s.name,
+        per(s.statements.app.statementsPerRequest),
+        per(s.statements.app.roundTripsPerRequest),
+        xacts(s.statements.app),
+        per(s.statements.baseline.statementsPerRequest),
+        xacts(s.statements.baseline),
+      ]),
+    ]),
+  );
+  console.log(
+    '(stmts and round trips: counted on the wire by the proxy; xacts: from\n' +
+      ' pg_stat_database.xact_commit + xact_rollback, less one per connection the pool opened)',
+  );
+  for (const s of results.scenarios.filter((scenario) => !scenario.sameSql)) {
+    console.log(
+      `\nWARNING: ${s.name}: the baseline's SQL differs from the app's; bring bench/baseline.js` +
+        ` in step with the app (both lists are in the JSON).`,
+    );
+  }
+  for (const s of results.scenarios) {
+    console.log(`\n${s.name}: statements the app sent (${s.statements.app.requests} requests)`);
+    if (s.statements.app.texts.length === 0) console.log('  (none)');
+    for (const { count, text } of s.statements.app.texts) {
+      console.log(
+        `  ${String(count).padStart(5)} x  ${text.length > 160 ? `${text.slice(0, 157)}...` : text}`,
+      );
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------- main
+
+async function cleanup() {
+  cleaningUp ??= (async () => {
+    await Promise.allSettled([...children].map((server) => stopServer(server)));
+    if (proxy) await proxy.close().catch(() => {});
+    if (admin) {
+      if (databaseName) {
+        try {
+          await admin.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+          log(`database ${databaseName} dropped`);
+        } catch (error) {
+          log(`could not drop database ${databaseName}: ${error.message}`);
+        }
+      }
+      await admin.end().catch(() => {});
+    }
+  })();
+  return cleaningUp;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    log(`${signal}: stopping`);
+    cleanup().finally(() => process.exit(130));
+  });
+}
+
+async function main() {
+  const scenarios = allScenarios.filter((s) => !env.BENCH_ONLY || s.name.includes(env.BENCH_ONLY));
+  if (scenarios.length === 0) throw new Error(`no scenario matches BENCH_ONLY=${env.BENCH_ONLY}`);
+  const results = {
+    startedAt: new Date().toISOString(),
+    settings: {
+      duration: SETTINGS.duration,
+      connections: SETTINGS.connections,
+      warmup: SETTINGS.warmup,
+      countRequests: SETTINGS.countRequests,
+      node: process.version,
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+    },
+    scenarios: [],
+  };
+  results.settings.postgres = await createDatabase();
+  const dbUrl = databaseUrl(databaseName);
+
+  const app = await startServer('app', 'dist/src/main.js', dbUrl);
+  log(`app up on ${app.base}`);
+  const ctx = await signIn(app);
+  for (const scenario of scenarios) if (scenario.setup) await scenario.setup(ctx);
+  const baseline = await startServer('baseline', path.join(__dirname, 'baseline.js'), dbUrl);
+  log(`baseline up on ${baseline.base}`);
+  await checkResponses(scenarios, ctx, app, baseline);
+
+  for (const scenario of scenarios) {
+    const appRun = await load(app, scenario, ctx);
+    const baselineRun = await load(baseline, scenario, ctx);
+    results.scenarios.push({
+      name: scenario.name,
+      request: { method: scenario.method, path: resolve(scenario.path, ctx) },
+      app: appRun,
+      baseline: baselineRun,
+      ratio: appRun.requestsPerSecond / baselineRun.requestsPerSecond,
+    });
+  }
+  await stopServer(app);
+  await stopServer(baseline);
+
+  // Statements per request: each server again, now behind the counting proxy.
+  const target = new URL(SETTINGS.adminUrl);
+  proxy = new PgCountingProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  const proxyPort = await proxy.listen();
+  const proxiedUrl = databaseUrl(databaseName, `127.0.0.1:${proxyPort}`);
+  for (const [label, script] of [
+    ['app', 'dist/src/main.js'],
+    ['baseline', path.join(__dirname, 'baseline.js')],
+  ]) {
+    const server = await startServer(`${label} (counted)`, script, proxiedUrl);
+    for (const [index, scenario] of scenarios.entries()) {
+      const counted = await countStatements(server, scenario, ctx);
+      results.scenarios[index].statements ??= {};
+      results.scenarios[index].statements[label] = counted;
+    }
+    await stopServer(server);
+  }
+
+  // Honesty check: the baseline must send the very statements the app sends.
+  for (const s of results.scenarios) {
+    const texts = (counted) =>
+      JSON.stringify(counted.texts.map(({ count, text }) => [count, text]).sort());
+    s.sameSql = texts(s.statements.app) === texts(s.statements.baseline);
+  }
+
+  results.finishedAt = new Date().toISOString();
+  report(results);
+  const out = path.join(__dirname, 'results', 'latest.json');
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nResults written to ${path.relative(process.cwd(), out)}`);
+}
+
+main()
+  .then(() => cleanup())
+  .catch(async (error) => {
+    console.error(`[bench] failed: ${error.stack ?? error}`);
+    await cleanup();
+    process.exitCode = 1;
+  });

@@ -1,0 +1,124 @@
+'use strict';
+/**
+ * The benchmarked requests. Each runs against the app and against bench/baseline.js
+ * (which must serve the same route with the same SQL), then N sequential requests go
+ * through a counting PostgreSQL proxy to report statements per request.
+ *
+ *   name        shown in the table and the JSON
+ *   method      HTTP method
+ *   path        path (+ query), or (ctx) => path (e.g. a key made in `setup`)
+ *   headers     object, or (ctx) => object; ctx = { cookie, csrfToken, apiKey, ... }
+ *   body        optional string/object, or (ctx) => string/object (objects are sent as JSON)
+ *   setup       optional async (ctx) => void, run once before the scenarios, with the
+ *               logged-in ctx (ctx.request(method, path, { headers, body }) calls the app)
+ *   sameBody    default true: the app and the baseline must answer the same bytes, and
+ *               every benchmarked response must equal that body (autocannon expectBody)
+ *   verify      optional (text) => boolean, for answers that differ per request (sameBody:
+ *               false): both servers' first answer must pass it, and every benchmarked
+ *               response too (autocannon verifyBody; a failure counts as a mismatch)
+ *   sameHeaders optional list of response headers both servers must send with equal values
+ */
+
+/**
+ * An account and three products of the API key's organization, made once through the
+ * app's API and shared by the entity scenarios (then also in ctx.bench).
+ */
+async function benchRows(ctx) {
+  ctx.benchRows ??= (async () => {
+    const headers = { 'x-api-key': ctx.apiKey };
+    const create = async (name, properties, children) => {
+      const response = await ctx.request('POST', `/rest/entity/${name}`, {
+        headers,
+        body: { properties, ...(children ? { children } : {}) },
+      });
+      if (response.status !== 200) {
+        throw new Error(`setup: POST /rest/entity/${name}: ${response.status} ${response.text}`);
+      }
+      return JSON.parse(response.text).key;
+    };
+    const accountKey = await create('account', {
+      name: 'Bench Industries',
+      email: 'billing@bench.example',
+      country: 'Germany',
+      credit_limit: '25000.00',
+    });
+    const productKeys = [];
+    for (const [code, name, price] of [
+      ['BENCH-001', 'Bench widget', '12.50'],
+      ['BENCH-002', 'Bench gadget', '99.99'],
+      ['BENCH-003', 'Bench service hour', '85.00'],
+    ]) {
+      productKeys.push(await create('product', { code, name, price }));
+    }
+    return { accountKey, productKeys, create };
+  })();
+  ctx.bench = await ctx.benchRows;
+  return ctx.bench;
+}
+
+/** `count` invoice lines over the bench products, with exact decimal prices. */
+function invoiceLines(productKeys, count) {
+  const prices = ['12.50', '99.99', '85.00', '0.35', '1234.56'];
+  return Array.from({ length: count }, (_, i) => ({
+    properties: {
+      id_product: productKeys[i % productKeys.length],
+      quantity: (i % 7) + 1,
+      unit_price: prices[i % prices.length],
+    },
+  }));
+}
+
+const WRITE_RESULT = /^\{"operation":"insert","key":\d+\}$/;
+
+module.exports = [
+  {
+    name: 'GET /auth (session cookie)',
+    method: 'GET',
+    path: '/auth',
+    headers: (ctx) => ({ cookie: ctx.cookie }),
+  },
+  {
+    name: 'GET /auth (API key)',
+    method: 'GET',
+    path: '/auth',
+    headers: (ctx) => ({ 'x-api-key': ctx.apiKey }),
+  },
+  {
+    name: 'GET /rest/entity/invoice/{key} (10 lines)',
+    method: 'GET',
+    path: (ctx) => `/rest/entity/invoice/${ctx.readInvoiceKey}`,
+    headers: (ctx) => ({ 'x-api-key': ctx.apiKey }),
+    sameHeaders: ['etag'],
+    async setup(ctx) {
+      const { accountKey, productKeys, create } = await benchRows(ctx);
+      const lines = invoiceLines(productKeys, 10);
+      lines[0].properties.description = 'Widgets, "blue" édition'; // escaping, non-ASCII
+      ctx.readInvoiceKey = await create(
+        'invoice',
+        {
+          id_account: accountKey,
+          number: 'BENCH-READ-1',
+          issue_date: '2026-01-15T09:30:00+01:00',
+          currency: 'EUR',
+        },
+        { invoice_invoice_line: lines },
+      );
+    },
+  },
+  {
+    name: 'POST /rest/entity/invoice (5 lines)',
+    method: 'POST',
+    path: '/rest/entity/invoice',
+    headers: (ctx) => ({ 'x-api-key': ctx.apiKey }),
+    body: (ctx) => ({
+      entity_name: 'invoice',
+      properties: { id_account: ctx.bench.accountKey, currency: 'EUR' },
+      children: { invoice_invoice_line: invoiceLines(ctx.bench.productKeys, 5) },
+    }),
+    sameBody: false,
+    verify: (text) => WRITE_RESULT.test(text),
+    async setup(ctx) {
+      await benchRows(ctx);
+    },
+  },
+];

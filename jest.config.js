@@ -1,0 +1,30 @@
+/**
+ * Two projects: unit tests beside the code (`src/**\/*.spec.ts`) and e2e suites in
+ * `test/` that boot the real app against a real PostgreSQL (embedded unless
+ * TEST_DATABASE_URL names a server). The embedded database is started once, outside
+ * Jest's VM, in the global setup, because PGlite loads with a dynamic import().
+ */
+const tsJest = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
+
+/** @type {import('jest').Config} */
+module.exports = {
+  globalSetup: '<rootDir>/test/global-setup.ts',
+  modulePathIgnorePatterns: ['<rootDir>/dist/'],
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
+  // Global only: Jest ignores testTimeout inside a project. E2e steps boot servers.
+  testTimeout: 60000,
+  projects: [
+    {
+      displayName: 'unit',
+      testEnvironment: 'node',
+      transform: tsJest,
+      testMatch: ['<rootDir>/src/**/*.spec.ts'],
+    },
+    {
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      transform: tsJest,
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+    },
+  ],
+};

@@ -1,0 +1,14 @@
+import { DataSource } from 'typeorm';
+import { AUTH_ENTITIES } from './src/auth/entities';
+import { buildDataSourceOptions } from './src/database/data-source.options';
+import { DEMO_ENTITIES } from './src/demo/entities';
+
+/** DataSource for the TypeORM CLI (`npm run migration:generate`, `migration:run`). */
+const url = process.env.DATABASE_URL;
+if (!url) throw new Error('Set DATABASE_URL to the PostgreSQL server the TypeORM CLI should use');
+
+export default new DataSource({
+  ...buildDataSourceOptions({ url, poolSize: 2 }),
+  entities: [...AUTH_ENTITIES, ...DEMO_ENTITIES],
+  migrationsRun: false,
+});

@@ -1,0 +1,101 @@
+import {
+  Body,
+  Controller,
+  Get,
+  Head,
+  Headers,
+  HttpCode,
+  Post,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiHeader,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { RequestContext } from '../common/request-context';
+import { parseBody } from '../common/validation';
+import { CsrfExempt, Public } from './auth.decorators';
+import { AuthService } from './auth.service';
+import { ChangePasswordDto } from './dto/change-password.dto';
+import { LoginDto } from './dto/login.dto';
+import { ServerInfoDto } from './dto/server-info.dto';
+import { ServerInfoService } from './server-info.service';
+import {
+  AUTH_TOKEN_COOKIE,
+  clearSessionCookies,
+  readCookie,
+  setSessionCookies,
+} from './session-cookies';
+
+const FORM = 'application/x-www-form-urlencoded';
+
+@ApiTags('session')
+@Controller('auth')
+export class AuthController {
+  constructor(
+    private readonly auth: AuthService,
+    private readonly serverInfo: ServerInfoService,
+    private readonly context: RequestContext,
+  ) {}
+
+  // Before @Get(): Express answers HEAD with the first GET route of the path otherwise.
+  @Head()
+  @Public()
+  @ApiOkResponse({ description: 'With ?logout=1: ends the session and clears its cookies' })
+  async logout(
+    @Query('logout') logout: string | undefined,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<void> {
+    if (logout !== '1' && logout !== 'true') return;
+    await this.auth.logout(readCookie(request, AUTH_TOKEN_COOKIE));
+    clearSessionCookies(response);
+  }
+
+  @Get()
+  @Public()
+  @ApiOkResponse({ type: ServerInfoDto, description: 'User fields only when authenticated' })
+  info(@Req() request: Request): ServerInfoDto {
+    return this.serverInfo.describe(request, this.context.identity);
+  }
+
+  @Post()
+  @Public()
+  @CsrfExempt()
+  @HttpCode(200)
+  @ApiConsumes('application/json', FORM)
+  @ApiBody({ type: LoginDto, required: false })
+  @ApiHeader({ name: 'Oidc-Auth-Token', required: false, description: 'Token login (OpenID)' })
+  @ApiOkResponse({ type: ServerInfoDto, description: 'Sets the three session cookies' })
+  @ApiUnauthorizedResponse({ description: 'Invalid user or password' })
+  @ApiTooManyRequestsResponse({ description: 'Too many failed attempts; see Retry-After' })
+  async login(
+    @Body() body: unknown,
+    @Headers('oidc-auth-token') oidcToken: string | undefined,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<ServerInfoDto> {
+    if (oidcToken !== undefined) return this.auth.rejectTokenLogin();
+    const { session, info } = await this.auth.login(await parseBody(LoginDto, body), request);
+    setSessionCookies(response, session);
+    return info;
+  }
+
+  @Post('password')
+  @HttpCode(204)
+  @ApiConsumes(FORM)
+  @ApiNoContentResponse({ description: 'Changed; the user’s other sessions are ended' })
+  @ApiUnauthorizedResponse({ description: 'Wrong current password, or not signed in' })
+  changePassword(@Body() form: ChangePasswordDto): Promise<void> {
+    return this.auth.changePassword(this.context.requireIdentity(), form);
+  }
+}

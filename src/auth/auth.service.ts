@@ -1,0 +1,71 @@
+import { BadRequestException, Injectable, UnauthorizedException } from '@nestjs/common';
+import type { Request } from 'express';
+import { Identity } from '../common/identity';
+import { ChangePasswordDto } from './dto/change-password.dto';
+import { LoginDto } from './dto/login.dto';
+import { ServerInfoDto } from './dto/server-info.dto';
+import { identityOf } from './identity.mapper';
+import { LoginThrottleService } from './login-throttle.service';
+import { ServerInfoService } from './server-info.service';
+import { NewSession, SessionService } from './session.service';
+import { MIN_PASSWORD_LENGTH, UserService } from './user.service';
+
+export const DEFAULT_LOCALE = 'RO';
+const INVALID_CREDENTIALS = 'Invalid user or password';
+
+export interface LoginResult {
+  session: NewSession;
+  info: ServerInfoDto;
+}
+
+/** The session API of spec 4.1: password login, logout, password change. */
+@Injectable()
+export class AuthService {
+  constructor(
+    private readonly users: UserService,
+    private readonly sessions: SessionService,
+    private readonly throttle: LoginThrottleService,
+    private readonly serverInfo: ServerInfoService,
+  ) {}
+
+  async login(credentials: LoginDto, request: Request): Promise<LoginResult> {
+    const address = request.ip ?? '';
+    await this.throttle.assertAllowed(credentials.user, address);
+    const user = await this.users.verifyCredentials(credentials.user, credentials.password);
+    if (!user) {
+      await this.throttle.recordFailure(credentials.user, address);
+      throw new UnauthorizedException(INVALID_CREDENTIALS);
+    }
+    await this.throttle.recordSuccess(credentials.user);
+    const locale = credentials.locale ?? DEFAULT_LOCALE;
+    const session = await this.sessions.create(user.key, 'session', locale);
+    return {
+      session,
+      info: this.serverInfo.describe(request, identityOf(user, 'session', locale)),
+    };
+  }
+
+  /** The token login of spec 4.1 needs a configured OpenID provider; there is none yet. */
+  rejectTokenLogin(): never {
+    throw new UnauthorizedException('No OpenID provider is configured on this server');
+  }
+
+  async logout(token: string | undefined): Promise<void> {
+    if (token) await this.sessions.endByToken(token);
+  }
+
+  /** Changes the caller's password and ends their other sessions. */
+  async changePassword(identity: Identity, form: ChangePasswordDto): Promise<void> {
+    const next = form['set-password'];
+    if (next !== form['confirm-password']) {
+      throw new BadRequestException('confirm-password does not match set-password');
+    }
+    if (next.length < MIN_PASSWORD_LENGTH) {
+      throw new BadRequestException(
+        `set-password must be at least ${MIN_PASSWORD_LENGTH} characters`,
+      );
+    }
+    await this.users.changePassword(identity.userKey, form['current-password'], next);
+    await this.sessions.endOthers(identity.userKey, identity.session?.key);
+  }
+}

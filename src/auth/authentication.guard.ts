@@ -1,0 +1,74 @@
+import {
+  ExecutionContext,
+  ForbiddenException,
+  Injectable,
+  UnauthorizedException,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard, AuthModuleOptions } from '@nestjs/passport';
+import type { Request } from 'express';
+import { Identity } from '../common/identity';
+import { RequestContext } from '../common/request-context';
+import { IS_ADMIN_ONLY, IS_CSRF_EXEMPT, IS_PUBLIC } from './auth.decorators';
+import { safeEqual } from './secrets';
+import { CSRF_HEADER } from './session-cookies';
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * The one global guard (spec 5.1): runs the strategies in the configured order
+ * (`AUTH_STRATEGIES`, via PassportModule's defaultStrategy), the first match decides;
+ * then CSRF for cookie sessions (spec 5.5) and the admin-only rule.
+ */
+@Injectable()
+export class AuthenticationGuard extends AuthGuard() {
+  constructor(
+    options: AuthModuleOptions,
+    private readonly reflector: Reflector,
+    private readonly context: RequestContext,
+  ) {
+    super(options);
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    await super.canActivate(context);
+    const request = context.switchToHttp().getRequest<Request>();
+    const identity = request.user as Identity | undefined;
+    this.context.setIdentity(identity ?? undefined);
+    if (!identity) return true; // public route, anonymous caller
+
+    if (
+      identity.session &&
+      STATE_CHANGING.has(request.method) &&
+      !this.flag(IS_CSRF_EXEMPT, context)
+    ) {
+      const sent = request.header(CSRF_HEADER);
+      if (!sent || !safeEqual(sent, identity.session.csrfToken)) {
+        throw new ForbiddenException(`Missing or wrong ${CSRF_HEADER} header`);
+      }
+    }
+    if (this.flag(IS_ADMIN_ONLY, context) && !identity.isAdmin) {
+      throw new ForbiddenException('Only administrators may do this');
+    }
+    return true;
+  }
+
+  override handleRequest<TUser = Identity>(
+    error: unknown,
+    user: TUser | false,
+    _info: unknown,
+    context: ExecutionContext,
+  ): TUser {
+    if (error) throw error;
+    if (user) return user;
+    if (this.flag(IS_PUBLIC, context)) return undefined as TUser;
+    throw new UnauthorizedException('Authentication required: send an API key or a session cookie');
+  }
+
+  private flag(key: string, context: ExecutionContext): boolean {
+    return (
+      this.reflector.getAllAndOverride<boolean>(key, [context.getHandler(), context.getClass()]) ??
+      false
+    );
+  }
+}

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { Request } from 'express';
+import { version } from '../../package.json';
+import { Identity } from '../common/identity';
+import { Environment } from '../config/environment';
+import { ServerInfoDto } from './dto/server-info.dto';
+
+@Injectable()
+export class ServerInfoService {
+  private readonly name: string;
+
+  constructor(config: ConfigService<Environment, true>) {
+    this.name = config.get('SERVER_NAME', { infer: true });
+  }
+
+  /**
+   * `req.ip` and `req.secure` honour X-Forwarded-For / -Proto only when TRUST_PROXY is
+   * set (Express's `trust proxy`, configured in app.setup.ts).
+   */
+  describe(request: Request, identity: Identity | undefined): ServerInfoDto {
+    const info: ServerInfoDto = {
+      clientAdress: request.ip ?? request.socket.remoteAddress ?? '',
+      oidcIssuer: '',
+      name: this.name,
+      isSecure: request.secure,
+      version,
+    };
+    if (!identity) return info;
+    return {
+      ...info,
+      userName: identity.userName,
+      userFullName: identity.userFullName,
+      userKey: identity.userKey,
+      userBusinessUnitKey: identity.businessUnitKey,
+      userOrganizationKey: identity.organizationKey,
+    };
+  }
+}

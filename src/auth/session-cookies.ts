@@ -1,0 +1,52 @@
+import { parseCookie, SerializeOptions, stringifySetCookie } from 'cookie';
+import type { Request, Response } from 'express';
+
+/** Cookie names of spec 5.3. */
+export const AUTH_TOKEN_COOKIE = 'svc.rest.auth.token';
+export const CSRF_COOKIE = 'svc.rest.csrf.token';
+export const LEGACY_CSRF_COOKIE = 'svc.csrf.token';
+export const LOCALE_COOKIE = 'svc.rest.locale';
+export const CSRF_HEADER = 'X-CSRF-Token';
+
+const BASE: SerializeOptions = { path: '/', secure: true };
+const ATTRIBUTES: Record<string, SerializeOptions> = {
+  [AUTH_TOKEN_COOKIE]: { ...BASE, httpOnly: true, sameSite: 'lax' },
+  [CSRF_COOKIE]: { ...BASE, httpOnly: true },
+  [LOCALE_COOKIE]: BASE,
+};
+
+export function readCookie(request: Request, name: string): string | undefined {
+  const header = request.headers.cookie;
+  return header ? parseCookie(header)[name] : undefined;
+}
+
+export function setSessionCookies(
+  response: Response,
+  cookies: { token: string; csrfToken: string; locale: string },
+): void {
+  appendCookie(response, AUTH_TOKEN_COOKIE, cookies.token);
+  appendCookie(response, CSRF_COOKIE, cookies.csrfToken);
+  appendCookie(response, LOCALE_COOKIE, cookies.locale);
+  response.setHeader(CSRF_HEADER, cookies.csrfToken);
+}
+
+/** Replaces the auth token after a rotation, leaving the other cookies as they are. */
+export function setAuthTokenCookie(response: Response, token: string): void {
+  appendCookie(response, AUTH_TOKEN_COOKIE, token);
+}
+
+/** Spec 4.1: Max-Age=0 and an expiry in the past, Path=/, Secure. */
+export function clearSessionCookies(response: Response): void {
+  for (const name of [AUTH_TOKEN_COOKIE, CSRF_COOKIE, LOCALE_COOKIE]) {
+    appendCookie(response, name, '', { maxAge: 0, expires: new Date(0) });
+  }
+}
+
+function appendCookie(
+  response: Response,
+  name: string,
+  value: string,
+  extra: SerializeOptions = {},
+): void {
+  response.append('Set-Cookie', stringifySetCookie(name, value, { ...ATTRIBUTES[name], ...extra }));
+}

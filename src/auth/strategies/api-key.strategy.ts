@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import type { Request } from 'express';
+import { HeaderAPIKeyStrategy } from 'passport-headerapikey';
+import { Identity } from '../../common/identity';
+import { ApiKeyService } from '../api-key.service';
+
+export const API_KEY_HEADER = 'X-API-Key';
+export const API_KEY_QUERY = 'apiKey';
+
+/** Spec 5.2: the key in header `X-API-Key` or query parameter `apiKey`. */
+@Injectable()
+export class ApiKeyStrategy extends PassportStrategy(HeaderAPIKeyStrategy, 'api-key') {
+  constructor(private readonly apiKeys: ApiKeyService) {
+    super({ header: API_KEY_HEADER, prefix: '' }, false);
+  }
+
+  /** passport-headerapikey reads headers only; a query key is handed to it as one. */
+  override authenticate(request: Request, options?: object): void {
+    const fromQuery = request.query?.[API_KEY_QUERY];
+    if (!request.headers[API_KEY_HEADER.toLowerCase()] && typeof fromQuery === 'string') {
+      const headers = { ...request.headers, [API_KEY_HEADER.toLowerCase()]: fromQuery };
+      return super.authenticate({ ...request, headers } as Request, options);
+    }
+    return super.authenticate(request, options);
+  }
+
+  async validate(apiKey: string): Promise<Identity | false> {
+    return (await this.apiKeys.resolve(apiKey)) ?? false;
+  }
+}

@@ -1,0 +1,51 @@
+import {
+  Column,
+  CreateDateColumn,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+
+/**
+ * The system columns every business table carries (spec 2.2, DESIGN.md "Data model").
+ * The owner references are deferred so an organization, its first business unit and its
+ * first user can be created in one transaction, each owned by the others.
+ */
+export abstract class SystemColumns {
+  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'BY DEFAULT' })
+  key: number;
+
+  @Column({ type: 'bigint' })
+  idOrganization: number;
+
+  @ManyToOne('Organization', { deferrable: 'INITIALLY DEFERRED', onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'id_organization' })
+  organization?: unknown;
+
+  @Column({ type: 'bigint' })
+  idBusinessUnit: number;
+
+  @ManyToOne('BusinessUnit', { deferrable: 'INITIALLY DEFERRED' })
+  @JoinColumn({ name: 'id_business_unit' })
+  businessUnit?: unknown;
+
+  @Column({ type: 'bigint' })
+  idUser: number;
+
+  @ManyToOne('User', { deferrable: 'INITIALLY DEFERRED' })
+  @JoinColumn({ name: 'id_user' })
+  user?: unknown;
+
+  @Column({ type: 'uuid', default: () => 'gen_random_uuid()' })
+  uuid: string;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  dateCreated: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  dateUpdated: Date;
+
+  @Column({ type: 'integer', default: 0 })
+  extended: number;
+}

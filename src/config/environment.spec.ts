@@ -1,0 +1,30 @@
+import { validateEnvironment } from './environment';
+
+describe('validateEnvironment', () => {
+  it('applies the defaults to an empty environment', () => {
+    const env = validateEnvironment({});
+    expect(env).toMatchObject({ PORT: 3000, DATA_DIR: './data', BODY_LIMIT: '1mb' });
+    expect(env.DATABASE_URL).toBeUndefined();
+  });
+
+  it('converts numbers from their text form', () => {
+    const env = validateEnvironment({ PORT: '8080', SESSION_IDLE_MINUTES: '5' });
+    expect(env).toMatchObject({ PORT: 8080, SESSION_IDLE_MINUTES: 5 });
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(validateEnvironment({ PORT: '', DATABASE_URL: '' })).toMatchObject({ PORT: 3000 });
+  });
+
+  it('names every invalid variable in one error', () => {
+    expect(() =>
+      validateEnvironment({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        AUTH_STRATEGIES: 'session,magic',
+      }),
+    ).toThrow(
+      /PORT must be an integer[\s\S]*DATABASE_URL must be a postgres:\/\/ URL[\s\S]*AUTH_STRATEGIES/,
+    );
+  });
+});

@@ -1,0 +1,72 @@
+import 'reflect-metadata';
+import { plainToInstance } from 'class-transformer';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  validateSync,
+} from 'class-validator';
+
+export const AUTH_STRATEGY_NAMES = ['api-key', 'session', 'refresh'] as const;
+export type AuthStrategyName = (typeof AUTH_STRATEGY_NAMES)[number];
+
+/**
+ * Every setting the server reads, with its default. `.env.example` and the README's
+ * configuration table list the same names: keep the three in step.
+ */
+export class Environment {
+  @IsInt() @Min(0) @Max(65535) PORT: number = 3000;
+  @IsString() HOST: string = '127.0.0.1';
+  @IsString() SERVER_NAME: string = 'Atrium';
+
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL?: string;
+  @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number = 10;
+  @IsString() DATA_DIR: string = './data';
+
+  @IsOptional() @IsString() ADMIN_PASSWORD?: string;
+  /** Seed the demo domain's data set on an empty database. */
+  @IsIn(['true', 'false']) DEMO_DATA: string = 'true';
+
+  /** Express `trust proxy` value: unset trusts no proxy; `true`, a hop count or subnets otherwise. */
+  @IsOptional() @IsString() TRUST_PROXY?: string;
+  @Matches(/^\d+(\.\d+)?(b|kb|mb)$/i, { message: 'BODY_LIMIT must look like 100kb or 1mb' })
+  BODY_LIMIT: string = '1mb';
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: string = 'info';
+  /** Longest FETCH query text, in bytes; a longer body is 413. */
+  @IsInt() @Min(1) @Max(16_777_216) FETCH_MAX_QUERY_BYTES: number = 65536;
+
+  /** Order of the authentication chain (spec 5.1), comma-separated. */
+  @Matches(/^(api-key|session|refresh)(,(api-key|session|refresh))*$/, {
+    message: `AUTH_STRATEGIES must be a comma-separated list of ${AUTH_STRATEGY_NAMES.join(', ')}`,
+  })
+  AUTH_STRATEGIES: string = 'api-key,session,refresh';
+  @IsInt() @Min(1) SESSION_IDLE_MINUTES: number = 30;
+  @IsInt() @Min(1) SESSION_ABSOLUTE_HOURS: number = 12;
+  @IsInt() @Min(1) SESSION_ROTATE_MINUTES: number = 15;
+  @IsInt() @Min(0) @Max(300) API_KEY_CACHE_SECONDS: number = 5;
+
+  @IsInt() @Min(1) LOGIN_MAX_FAILURES_PER_USER: number = 5;
+  @IsInt() @Min(1) LOGIN_MAX_FAILURES_PER_ADDRESS: number = 20;
+  @IsInt() @Min(1) LOGIN_FAILURE_WINDOW_SECONDS: number = 900;
+}
+
+export function validateEnvironment(raw: Record<string, unknown>): Environment {
+  const env = plainToInstance(Environment, stripEmpty(raw), { enableImplicitConversion: true });
+  const errors = validateSync(env, { whitelist: false });
+  if (errors.length > 0) {
+    const problems = errors.flatMap((e) => Object.values(e.constraints ?? {}));
+    throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  return env;
+}
+
+/** An empty variable means "use the default", as in most twelve-factor servers. */
+function stripEmpty(raw: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== ''));
+}

@@ -1,0 +1,30 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Environment } from '../config/environment';
+import { buildDataSourceOptions } from './data-source.options';
+
+/**
+ * TypeORM on the given URL: a PostgreSQL server, or the embedded one that main.ts (or
+ * the test setup) started. The app does not know which.
+ */
+@Module({})
+export class DatabaseModule {
+  static forRoot(databaseUrl: string): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          inject: [ConfigService],
+          useFactory: (config: ConfigService<Environment, true>) => ({
+            ...buildDataSourceOptions({
+              url: databaseUrl,
+              poolSize: config.get('DATABASE_POOL_SIZE', { infer: true }),
+            }),
+            autoLoadEntities: true,
+          }),
+        }),
+      ],
+    };
+  }
+}

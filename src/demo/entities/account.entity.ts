@@ -1,0 +1,18 @@
+import { Column } from 'typeorm';
+import { SystemColumns } from '../../common/system-columns.entity';
+import { BusinessEntity } from '../../entity/entity.decorators';
+
+@BusinessEntity('account')
+export class Account extends SystemColumns {
+  @Column({ type: 'varchar', length: 200 })
+  name: string;
+
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  email: string | null;
+
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  country: string | null;
+
+  @Column({ type: 'numeric', precision: 14, scale: 2, nullable: true })
+  creditLimit: string | null;
+}

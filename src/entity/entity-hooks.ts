@@ -1,0 +1,48 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import type { EntityManager } from 'typeorm';
+import type { Identity } from '../common/identity';
+import { ENTITY_HOOKS } from './entity.decorators';
+import type { HookEvent } from './entity.errors';
+import type { EntityRecord } from './entity-record';
+
+export interface HookContext {
+  /**
+   * The entity as it will be written: on update, the stored properties with the incoming
+   * ones over them, and the incoming child groups in place of the stored ones. Hooks may
+   * set computed properties on it.
+   */
+  entity: EntityRecord;
+  /** The entity as stored, on update and delete. */
+  stored?: EntityRecord;
+  identity: Identity;
+  /** The transaction's manager: queries made with it are part of the write. */
+  manager: EntityManager;
+}
+
+export type EntityHookSet = Partial<Record<HookEvent, (context: HookContext) => unknown>>;
+
+/** The `@EntityHooks` providers, found at boot; at most one per entity type. */
+@Injectable()
+export class EntityHooksRegistry implements OnModuleInit {
+  private readonly hooks = new Map<string, EntityHookSet>();
+
+  constructor(private readonly discovery: DiscoveryService) {}
+
+  onModuleInit(): void {
+    for (const wrapper of this.discovery.getProviders()) {
+      const { metatype, instance } = wrapper;
+      if (!metatype || !instance) continue;
+      const entityName: string | undefined = Reflect.getMetadata(ENTITY_HOOKS, metatype);
+      if (!entityName) continue;
+      if (this.hooks.has(entityName)) {
+        throw new Error(`Two @EntityHooks providers for entity type ${entityName}`);
+      }
+      this.hooks.set(entityName, instance as EntityHookSet);
+    }
+  }
+
+  find(entityName: string): EntityHookSet | undefined {
+    return this.hooks.get(entityName);
+  }
+}

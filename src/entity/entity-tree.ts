@@ -1,0 +1,49 @@
+import { EntityManager } from 'typeorm';
+import { EntityType } from './entity-type';
+import { EntityRecord } from './entity-record';
+import { EntityStore, Scope } from './entity.store';
+
+/**
+ * Reads an entity with all its child groups, nested: one statement for the parent and
+ * one per child group per level, whatever the number of children.
+ */
+export async function readTree(
+  store: EntityStore,
+  manager: EntityManager,
+  type: EntityType,
+  key: number,
+  scope: Scope,
+  lock = false,
+): Promise<EntityRecord | undefined> {
+  const row = await store.findOne(manager, type, key, scope, lock);
+  if (!row) return undefined;
+  const [record] = await attachChildren(store, manager, type, [row], scope);
+  return record;
+}
+
+async function attachChildren(
+  store: EntityStore,
+  manager: EntityManager,
+  type: EntityType,
+  rows: Record<string, unknown>[],
+  scope: Scope,
+): Promise<EntityRecord[]> {
+  const records = rows.map((properties) => ({ entity_name: type.name, properties, children: {} }));
+  const byKey = new Map(records.map((r) => [r.properties.key as number, r as EntityRecord]));
+  for (const group of type.childGroups) {
+    for (const record of records)
+      (record.children as Record<string, EntityRecord[]>)[group.name] = [];
+    const childRows = await store.findChildren(
+      manager,
+      group.child,
+      group.parentColumn,
+      [...byKey.keys()],
+      scope,
+    );
+    const children = await attachChildren(store, manager, group.child, childRows, scope);
+    for (const child of children) {
+      byKey.get(child.properties[group.parentColumn] as number)!.children[group.name].push(child);
+    }
+  }
+  return records;
+}

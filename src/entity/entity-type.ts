@@ -1,0 +1,59 @@
+import type { EntityMetadata } from 'typeorm';
+import type { WriteAccess } from './entity.decorators';
+
+export type PropertyType =
+  'integer' | 'bigint' | 'decimal' | 'string' | 'boolean' | 'datetime' | 'date' | 'uuid' | 'json';
+
+export interface PropertyDefinition {
+  /** API name = column name. */
+  name: string;
+  type: PropertyType;
+  nullable: boolean;
+  /** A value must be sent on create: not nullable, no default, not generated. */
+  required: boolean;
+  /**
+   * Who sets it: the client, a hook (`@Computed`), the engine (system columns) or the
+   * engine as the link to the parent row. Only `client` properties are read from input.
+   */
+  origin: 'client' | 'computed' | 'system' | 'parent';
+  /** Never leaves the server (credentials). */
+  hidden: boolean;
+  length?: number;
+  precision?: number;
+  scale?: number;
+  /** The allowed values of an enum column. */
+  values?: string[];
+  /** The entity type a lookup (`id_<entity>`) points at. */
+  lookup?: string;
+}
+
+export interface ChildGroupDefinition {
+  /** `<parent>_<child>` */
+  name: string;
+  child: EntityType;
+  /** The child's column holding the parent's key (`id_<parent>`). */
+  parentColumn: string;
+}
+
+export interface EntityType {
+  name: string;
+  write: WriteAccess;
+  writeOnly: string[];
+  properties: Map<string, PropertyDefinition>;
+  childGroups: ChildGroupDefinition[];
+  /** Set on child types: the group they belong to. */
+  parent?: { type: EntityType; column: string };
+  metadata: EntityMetadata;
+}
+
+/** The system columns of DESIGN.md: set by the engine, never by a client. */
+export const SYSTEM_COLUMNS = [
+  'key',
+  'id_organization',
+  'id_business_unit',
+  'id_user',
+  'uuid',
+  'date_created',
+  'date_updated',
+  'extended',
+] as const;

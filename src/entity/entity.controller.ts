@@ -1,0 +1,87 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  ParseIntPipe,
+  Post,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import {
+  ApiFailedDependencyResponse,
+  ApiHeader,
+  ApiOkResponse,
+  ApiPreconditionFailedResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Response } from 'express';
+import { RequireJsonGuard } from '../common/require-json.guard';
+import { EntityRecord } from './entity-record';
+import { EntityService, WriteResult } from './entity.service';
+
+const IF_MATCH = {
+  name: 'If-Match',
+  required: false,
+  description: 'ETag of the last read: 412 when stale',
+};
+
+@ApiTags('entities')
+@Controller('rest/entity')
+export class EntityController {
+  constructor(private readonly entities: EntityService) {}
+
+  @Get(':name/:key')
+  @ApiOkResponse({
+    description: 'The entity envelope (spec 2.2) with every child group; ETag header',
+  })
+  async read(
+    @Param('name') name: string,
+    @Param('key', ParseIntPipe) key: number,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<EntityRecord> {
+    const { entity, etag } = await this.entities.read(name, key);
+    response.setHeader('ETag', etag);
+    return entity;
+  }
+
+  @Post(':name')
+  @HttpCode(200)
+  @UseGuards(RequireJsonGuard)
+  @ApiOkResponse({ description: '{operation: "insert", key}' })
+  @ApiFailedDependencyResponse({ description: 'A business rule failed (spec 2.4)' })
+  create(@Param('name') name: string, @Body() body: unknown): Promise<WriteResult> {
+    return this.entities.create(name, body);
+  }
+
+  @Post(':name/:key')
+  @HttpCode(200)
+  @UseGuards(RequireJsonGuard)
+  @ApiHeader(IF_MATCH)
+  @ApiOkResponse({ description: '{operation: "update", key}' })
+  @ApiPreconditionFailedResponse({ description: 'If-Match no longer matches' })
+  @ApiFailedDependencyResponse({ description: 'A business rule failed (spec 2.4)' })
+  update(
+    @Param('name') name: string,
+    @Param('key', ParseIntPipe) key: number,
+    @Body() body: unknown,
+    @Headers('if-match') ifMatch?: string,
+  ): Promise<WriteResult> {
+    return this.entities.update(name, key, body, ifMatch);
+  }
+
+  @Delete(':name/:key')
+  @ApiHeader(IF_MATCH)
+  @ApiOkResponse({ description: '{operation: "delete", key}' })
+  @ApiFailedDependencyResponse({ description: 'A business rule failed (spec 2.4)' })
+  delete(
+    @Param('name') name: string,
+    @Param('key', ParseIntPipe) key: number,
+    @Headers('if-match') ifMatch?: string,
+  ): Promise<WriteResult> {
+    return this.entities.delete(name, key, ifMatch);
+  }
+}

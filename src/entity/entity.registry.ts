@@ -1,0 +1,160 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityMetadata } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import {
+  BUSINESS_ENTITY,
+  BusinessEntityDefinition,
+  CHILD_GROUPS,
+  COMPUTED_PROPERTIES,
+} from './entity.decorators';
+import { EntityType, PropertyDefinition, PropertyType, SYSTEM_COLUMNS } from './entity-type';
+
+const COLUMN_TYPES: Record<string, PropertyType> = {
+  bigint: 'bigint',
+  int8: 'bigint',
+  integer: 'integer',
+  int: 'integer',
+  int4: 'integer',
+  smallint: 'integer',
+  int2: 'integer',
+  numeric: 'decimal',
+  decimal: 'decimal',
+  varchar: 'string',
+  'character varying': 'string',
+  text: 'string',
+  char: 'string',
+  character: 'string',
+  boolean: 'boolean',
+  bool: 'boolean',
+  timestamptz: 'datetime',
+  'timestamp with time zone': 'datetime',
+  date: 'date',
+  uuid: 'uuid',
+  json: 'json',
+  jsonb: 'json',
+  enum: 'string',
+};
+
+/**
+ * Every entity type of the API, built once at boot from TypeORM's metadata and the
+ * `@BusinessEntity` / `@ChildGroup` / `@Computed` decorators. The entity API, FETCH and
+ * workflows all read types from here.
+ */
+@Injectable()
+export class EntityRegistry implements OnModuleInit {
+  private readonly types = new Map<string, EntityType>();
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  onModuleInit(): void {
+    const business = this.dataSource.entityMetadatas.filter((m) => definitionOf(m));
+    for (const metadata of business) {
+      const definition = definitionOf(metadata)!;
+      this.types.set(definition.name, {
+        name: definition.name,
+        write: definition.write,
+        writeOnly: definition.writeOnly,
+        properties: propertiesOf(metadata),
+        childGroups: [],
+        metadata,
+      });
+    }
+    for (const type of this.types.values()) this.linkChildGroups(type);
+  }
+
+  find(name: string): EntityType | undefined {
+    return this.types.get(name);
+  }
+
+  all(): EntityType[] {
+    return [...this.types.values()];
+  }
+
+  private linkChildGroups(parent: EntityType): void {
+    const childClasses: (() => unknown)[] =
+      Reflect.getMetadata(CHILD_GROUPS, parent.metadata.target) ?? [];
+    for (const childClass of childClasses) {
+      const target = childClass();
+      const child = this.all().find((t) => t.metadata.target === target);
+      if (!child)
+        throw new Error(`Child group of ${parent.name}: its class is not a @BusinessEntity`);
+      const relation = child.metadata.manyToOneRelations.find(
+        (r) => r.inverseEntityMetadata.target === parent.metadata.target,
+      );
+      if (!relation || relation.onDelete !== 'CASCADE') {
+        throw new Error(
+          `Child ${child.name} of ${parent.name} needs a @ManyToOne to ${parent.name} with onDelete: 'CASCADE'`,
+        );
+      }
+      const column = relation.joinColumns[0].databaseName;
+      // The link to the parent is the engine's to set, like the system columns.
+      child.properties.get(column)!.origin = 'parent';
+      child.parent = { type: parent, column };
+      parent.childGroups.push({
+        name: `${parent.name}_${child.name}`,
+        child,
+        parentColumn: column,
+      });
+    }
+  }
+}
+
+function definitionOf(metadata: EntityMetadata): BusinessEntityDefinition | undefined {
+  return typeof metadata.target === 'function'
+    ? Reflect.getMetadata(BUSINESS_ENTITY, metadata.target)
+    : undefined;
+}
+
+function propertiesOf(metadata: EntityMetadata): Map<string, PropertyDefinition> {
+  const computed = new Set<string>(Reflect.getMetadata(COMPUTED_PROPERTIES, metadata.target) ?? []);
+  const lookups = new Map(
+    metadata.manyToOneRelations.map((r) => [
+      r.joinColumns[0].databaseName,
+      definitionOf(r.inverseEntityMetadata)?.name,
+    ]),
+  );
+  const properties = new Map<string, PropertyDefinition>();
+  for (const column of metadata.columns) {
+    const name = column.databaseName;
+    if (properties.has(name)) continue;
+    properties.set(name, {
+      name,
+      type: propertyType(column, metadata),
+      nullable: column.isNullable,
+      required: !column.isNullable && column.default === undefined && !column.isGenerated,
+      origin: (SYSTEM_COLUMNS as readonly string[]).includes(name)
+        ? 'system'
+        : computed.has(column.propertyName)
+          ? 'computed'
+          : 'client',
+      hidden: !column.isSelect,
+      length: column.length ? Number(column.length) : undefined,
+      precision: column.precision ?? undefined,
+      scale: column.scale ?? undefined,
+      values: column.enum?.map(String),
+      lookup: lookups.get(name),
+    });
+  }
+  return properties;
+}
+
+function propertyType(column: ColumnMetadata, metadata: EntityMetadata): PropertyType {
+  // A join column takes the type of the key it references.
+  const source = column.referencedColumn ?? column;
+  const raw =
+    typeof source.type === 'string' ? source.type : (source.type as { name?: string }).name;
+  const fromConstructor: Record<string, PropertyType> = {
+    Number: 'integer',
+    String: 'string',
+    Boolean: 'boolean',
+    Date: 'datetime',
+  };
+  const type = COLUMN_TYPES[String(raw).toLowerCase()] ?? fromConstructor[String(raw)];
+  if (!type) {
+    throw new Error(
+      `${metadata.tableName}.${column.databaseName}: column type ${raw} is not supported`,
+    );
+  }
+  return type;
+}

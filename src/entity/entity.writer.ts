@@ -1,0 +1,153 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { Identity } from '../common/identity';
+import { EntityType } from './entity-type';
+import { EntityRecord } from './entity-record';
+import { EntityStore, Scope } from './entity.store';
+
+/** Where a write happens: the transaction, who writes, and the organization it is in. */
+export interface WriteContext {
+  manager: EntityManager;
+  identity: Identity;
+  scope: Scope;
+}
+
+interface PendingInsert {
+  record: EntityRecord;
+  /** The link to the parent, for children. */
+  link: Record<string, unknown>;
+}
+
+/**
+ * Writes entity trees: one multi-row INSERT per child group and level, set-replacement of
+ * the child groups an update carries (keyed children updated, unkeyed inserted, missing
+ * deleted).
+ */
+@Injectable()
+export class EntityWriter {
+  constructor(private readonly store: EntityStore) {}
+
+  async insert(context: WriteContext, type: EntityType, items: PendingInsert[]): Promise<number[]> {
+    const { manager, identity } = context;
+    if (items.length === 0) return [];
+    const rows = items.map(({ record, link }) => ({ ...columnsOf(type, record), ...link }));
+    const hasChildren = items.some(({ record }) =>
+      type.childGroups.some((g) => (record.children[g.name] ?? []).length > 0),
+    );
+    // Children need their parents' keys: with several parents, draw the keys first rather
+    // than trust the order of a multi-row INSERT's RETURNING.
+    if (hasChildren && rows.length > 1) {
+      const keys = await this.store.drawKeys(manager, type, rows.length);
+      rows.forEach((row, i) => (row.key = keys[i]));
+    }
+    const keys = await this.store.insert(manager, type, rows, identity);
+    for (const group of type.childGroups) {
+      const children = items.flatMap(({ record }, i) =>
+        (record.children[group.name] ?? []).map((child) => ({
+          record: child,
+          link: { [group.parentColumn]: keys[i] },
+        })),
+      );
+      await this.insert(context, group.child, children);
+    }
+    return keys;
+  }
+
+  /**
+   * Applies an update: `merged` holds the values to write (hooks have run on it), `input`
+   * says which child groups the request carried, `stored` what was there.
+   */
+  async update(
+    context: WriteContext,
+    type: EntityType,
+    change: { merged: EntityRecord; input: EntityRecord; stored: EntityRecord },
+  ): Promise<void> {
+    const { merged, stored } = change;
+    const key = stored.properties.key as number;
+    const properties = changes(type, merged, stored);
+    await this.store.update(context.manager, type, [{ key, properties }], context.scope);
+    await this.syncChildren(context, type, key, change);
+  }
+
+  private async syncChildren(
+    context: WriteContext,
+    type: EntityType,
+    parentKey: number,
+    { merged, input, stored }: { merged: EntityRecord; input: EntityRecord; stored: EntityRecord },
+  ): Promise<void> {
+    const { manager, scope } = context;
+    for (const group of type.childGroups) {
+      const inputList = input.children[group.name];
+      if (!inputList) continue;
+      const mergedList = merged.children[group.name];
+      const storedList = stored.children[group.name] ?? [];
+      const storedByKey = new Map(storedList.map((c) => [c.properties.key as number, c]));
+      const keptKeys = new Set(mergedList.map((c) => c.properties.key as number | undefined));
+
+      const gone = storedList
+        .map((c) => c.properties.key as number)
+        .filter((k) => !keptKeys.has(k));
+      await this.store.delete(manager, group.child, gone, scope);
+
+      const updates = mergedList
+        .map((child, index) => ({
+          child,
+          index,
+          previous: storedByKey.get(child.properties.key as number),
+        }))
+        .filter((entry) => entry.previous);
+      await this.store.update(
+        manager,
+        group.child,
+        updates
+          .map(({ child, previous }) => ({
+            key: previous!.properties.key as number,
+            properties: changes(group.child, child, previous!),
+          }))
+          .filter((row) => Object.keys(row.properties).length > 0),
+        scope,
+      );
+      for (const { child, index, previous } of updates) {
+        await this.syncChildren(context, group.child, previous!.properties.key as number, {
+          merged: child,
+          input: inputList[index],
+          stored: previous!,
+        });
+      }
+
+      const inserts = mergedList
+        .filter((child) => child.properties.key === undefined)
+        .map((record) => ({ record, link: { [group.parentColumn]: parentKey } }));
+      await this.insert(context, group.child, inserts);
+    }
+  }
+}
+
+/**
+ * The columns a write may set: what clients and hooks set (hidden ones such as a password
+ * hash included), and `key`; never the system columns or the link to the parent, which
+ * the engine sets itself.
+ */
+function columnsOf(type: EntityType, record: EntityRecord): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(record.properties).filter(([name]) => {
+      const origin = type.properties.get(name)?.origin;
+      return name === 'key' || origin === 'client' || origin === 'computed';
+    }),
+  );
+}
+
+/** The columns whose value differs from the stored one. */
+function changes(
+  type: EntityType,
+  merged: EntityRecord,
+  stored: EntityRecord,
+): Record<string, unknown> {
+  const changed: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(columnsOf(type, merged))) {
+    // Unchanged values are the stored ones, carried over by the merge; a resent value in
+    // another spelling (12.5 for 12.50) is written again, which is harmless.
+    if (name !== 'key' && value !== stored.properties[name]) changed[name] = value;
+  }
+  return changed;
+}

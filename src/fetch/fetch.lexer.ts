@@ -1,0 +1,137 @@
+/**
+ * FETCH tokens. Keywords are not reserved: they are identifiers that the parser matches
+ * by their upper-cased text where the grammar expects one, so `count`, `month` or `from`
+ * remain usable as property names.
+ */
+export type TokenKind = 'ident' | 'number' | 'string' | 'symbol' | 'end' | 'error';
+
+export interface Token {
+  kind: TokenKind;
+  /** The source text; an error token's reason. */
+  text: string;
+  /** Upper-cased identifier text, for keyword checks ('' for other kinds). */
+  upper: string;
+  /** A string token's value, with `''` unescaped. */
+  value: string;
+  /** Offset of the first character in the source. */
+  start: number;
+}
+
+const SYMBOLS = new Set(['(', ')', '{', '}', ',', '.', '*', ';', '=', '<', '>']);
+const TWO_CHAR_SYMBOLS = new Set(['<=', '>=', '<>', '!=']);
+
+/**
+ * The whole token list, ending in an `end` token, or in an `error` token at the first
+ * character that starts no token: the parser reports it only if it gets that far, so
+ * the error nearest the start of the query wins.
+ */
+export function tokenize(source: string): Token[] {
+  const tokens: Token[] = [];
+  const length = source.length;
+  let i = skipBlanks(source, 0);
+  while (i < length) {
+    const start = i;
+    const c = source.charCodeAt(i);
+    if (isIdentStart(c)) {
+      i++;
+      while (i < length && isIdentPart(source.charCodeAt(i))) i++;
+      const text = source.slice(start, i);
+      tokens.push(token('ident', text, start, text.toUpperCase()));
+    } else if (isDigit(c) || (c === MINUS && isDigit(source.charCodeAt(i + 1)))) {
+      i = scanNumber(source, i + 1);
+      tokens.push(token('number', source.slice(start, i), start));
+    } else if (c === QUOTE) {
+      const end = scanString(source, i + 1);
+      if (end < 0) {
+        tokens.push(token('error', 'unterminated string: a closing quote is missing', start));
+        return tokens;
+      }
+      i = end;
+      const text = source.slice(start, i);
+      const string = token('string', text, start);
+      string.value = text.slice(1, -1).replaceAll("''", "'");
+      tokens.push(string);
+    } else if (TWO_CHAR_SYMBOLS.has(source.slice(i, i + 2))) {
+      i += 2;
+      tokens.push(token('symbol', source.slice(start, i), start));
+    } else if (SYMBOLS.has(source[i])) {
+      i++;
+      tokens.push(token('symbol', source[start], start));
+    } else {
+      tokens.push(token('error', `unexpected character ${describeCharacter(source, i)}`, start));
+      return tokens;
+    }
+    i = skipBlanks(source, i);
+  }
+  tokens.push(token('end', '', length));
+  return tokens;
+}
+
+const MINUS = 45;
+const QUOTE = 39;
+const DOT = 46;
+const NEWLINE = 10;
+const RETURN = 13;
+
+function token(kind: TokenKind, text: string, start: number, upper = ''): Token {
+  return { kind, text, upper, value: '', start };
+}
+
+/** Skips whitespace and `-- line comments`. */
+function skipBlanks(source: string, from: number): number {
+  let i = from;
+  for (;;) {
+    const c = source.charCodeAt(i);
+    if (c === 32 || (c >= 9 && c <= 13) || (c > 127 && /\s/.test(source[i]))) {
+      i++;
+    } else if (c === MINUS && source.charCodeAt(i + 1) === MINUS) {
+      while (i < source.length && !isLineEnd(source.charCodeAt(i))) i++;
+    } else {
+      return i;
+    }
+  }
+}
+
+function scanNumber(source: string, from: number): number {
+  let i = from;
+  while (isDigit(source.charCodeAt(i))) i++;
+  if (source.charCodeAt(i) === DOT && isDigit(source.charCodeAt(i + 1))) {
+    i += 2;
+    while (isDigit(source.charCodeAt(i))) i++;
+  }
+  return i;
+}
+
+/** The offset after the closing quote, or -1 when there is none. */
+function scanString(source: string, from: number): number {
+  let i = from;
+  for (;;) {
+    const quote = source.indexOf("'", i);
+    if (quote < 0) return -1;
+    if (source.charCodeAt(quote + 1) !== QUOTE) return quote + 1;
+    i = quote + 2;
+  }
+}
+
+function describeCharacter(source: string, at: number): string {
+  const code = source.codePointAt(at)!;
+  const char = String.fromCodePoint(code);
+  if (/[\p{L}\p{N}\p{P}\p{S}]/u.test(char)) return JSON.stringify(char);
+  return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+function isIdentStart(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+
+function isIdentPart(c: number): boolean {
+  return isIdentStart(c) || isDigit(c);
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+function isLineEnd(c: number): boolean {
+  return c === NEWLINE || c === RETURN;
+}

@@ -1,0 +1,51 @@
+import { existsSync } from 'node:fs';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { configureApp } from './app.setup';
+import { validateEnvironment } from './config/environment';
+import { EmbeddedPostgres } from './database/embedded-postgres';
+
+/** Connections the embedded database accepts beyond the app's pool (the admin CLI). */
+const EMBEDDED_SPARE_CONNECTIONS = 4;
+
+async function main(): Promise<void> {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  const env = validateEnvironment(process.env);
+  const embedded = env.DATABASE_URL
+    ? undefined
+    : await EmbeddedPostgres.start(
+        env.DATA_DIR,
+        env.DATABASE_POOL_SIZE + EMBEDDED_SPARE_CONNECTIONS,
+      );
+
+  let app: NestExpressApplication | undefined;
+  const stop = async (exitCode: number) => {
+    try {
+      await app?.close();
+    } finally {
+      await embedded?.stop();
+      process.exit(exitCode);
+    }
+  };
+  // Drain requests, close the pool, then stop the embedded database cleanly.
+  process.once('SIGTERM', () => void stop(0));
+  process.once('SIGINT', () => void stop(0));
+
+  try {
+    app = await NestFactory.create<NestExpressApplication>(
+      AppModule.forRoot({ databaseUrl: env.DATABASE_URL ?? embedded!.url }),
+      { bodyParser: false, bufferLogs: true },
+    );
+    configureApp(app, env);
+    await app.listen(env.PORT, env.HOST);
+    const where = embedded ? `embedded PostgreSQL in ${env.DATA_DIR}` : 'PostgreSQL server';
+    app.get(Logger).log(`Atrium listening on http://${env.HOST}:${env.PORT} (${where})`);
+  } catch (error) {
+    console.error(error);
+    await stop(1);
+  }
+}
+
+void main();

@@ -1,0 +1,126 @@
+import packageJson from '../package.json';
+import request from 'supertest';
+import { TEST_ADMIN_PASSWORD } from './helpers/constants';
+import { createTestApp, createUser, login, TestApp } from './helpers/test-app';
+
+describe('POST /auth and GET /auth', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('GET /auth without credentials reports the server and no user fields', async () => {
+    const { body } = await request(t.http).get('/auth').expect(200);
+    expect(body).toEqual({
+      clientAdress: expect.stringMatching(/127\.0\.0\.1/),
+      oidcIssuer: '',
+      name: 'Atrium',
+      isSecure: false,
+      version: packageJson.version,
+    });
+  });
+
+  it('logs in with a JSON body and returns the info object with the user fields as numbers', async () => {
+    const response = await request(t.http)
+      .post('/auth')
+      .send({ user: 'admin', password: TEST_ADMIN_PASSWORD })
+      .expect(200);
+    expect(response.body).toMatchObject({
+      userName: 'admin',
+      userFullName: 'admin',
+      name: 'Atrium',
+    });
+    for (const field of ['userKey', 'userBusinessUnitKey', 'userOrganizationKey']) {
+      expect(typeof response.body[field]).toBe('number');
+    }
+  });
+
+  it('logs in with a form body and sets the three cookies of spec 5.3 and the CSRF header', async () => {
+    const response = await request(t.http)
+      .post('/auth')
+      .type('form')
+      .send({ user: 'admin', password: TEST_ADMIN_PASSWORD, locale: 'EN' })
+      .expect(200);
+    const cookies = response.headers['set-cookie'] as unknown as string[];
+    const byName = Object.fromEntries(cookies.map((c) => [c.split('=')[0], c]));
+    expect(byName['svc.rest.auth.token']).toMatch(/; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
+    expect(byName['svc.rest.csrf.token']).toMatch(/; Path=\/; HttpOnly; Secure$/);
+    expect(byName['svc.rest.locale']).toBe('svc.rest.locale=EN; Path=/; Secure');
+    const csrfCookie = byName['svc.rest.csrf.token'].split(';')[0].split('=')[1];
+    expect(response.headers['x-csrf-token']).toBe(csrfCookie);
+  });
+
+  it('defaults the locale to RO', async () => {
+    const response = await request(t.http)
+      .post('/auth')
+      .send({ user: 'admin', password: TEST_ADMIN_PASSWORD })
+      .expect(200);
+    expect(response.headers['set-cookie']).toContain('svc.rest.locale=RO; Path=/; Secure');
+  });
+
+  it('authenticates GET /auth by the session cookie', async () => {
+    const credentials = await login(t, 'admin', TEST_ADMIN_PASSWORD);
+    const { body } = await request(t.http)
+      .get('/auth')
+      .set('Cookie', credentials.cookie)
+      .expect(200);
+    expect(body.userName).toBe('admin');
+  });
+
+  it('answers a wrong password and an unknown user with the same 401 body in similar time', async () => {
+    const timed = async (user: string) => {
+      const started = process.hrtime.bigint();
+      const response = await request(t.http)
+        .post('/auth')
+        .send({ user, password: 'wrong-password' });
+      return { response, ms: Number(process.hrtime.bigint() - started) / 1e6 };
+    };
+    const { userName } = await createUser(t);
+    const wrong: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const a = await timed(userName);
+      const b = await timed(`nobody_${i}_${userName}`);
+      expect(a.response.status).toBe(401);
+      expect(b.response.status).toBe(401);
+      expect(b.response.body).toEqual(a.response.body);
+      expect(a.response.body).toEqual({ detail: 'Invalid user or password' });
+      wrong.push(a.ms);
+      unknown.push(b.ms);
+    }
+    const median = (xs: number[]) => xs.sort((x, y) => x - y)[1];
+    // Without the dummy hash an unknown user answers ~20x faster than a wrong password.
+    expect(median(unknown)).toBeGreaterThan(median(wrong) / 3);
+  });
+
+  it('refuses an inactive user with the same 401', async () => {
+    const { userName, password, key } = await createUser(t);
+    await t.dataSource.query(`UPDATE "user" SET active = false WHERE key = $1`, [key]);
+    const { body } = await request(t.http)
+      .post('/auth')
+      .send({ user: userName, password })
+      .expect(401);
+    expect(body).toEqual({ detail: 'Invalid user or password' });
+  });
+
+  it('rejects a body without a user name with 400 naming the field', async () => {
+    const { body } = await request(t.http).post('/auth').send({ password: 'x' }).expect(400);
+    expect(body.detail).toMatch(/user/);
+  });
+
+  it('rejects a malformed JSON body with 400 {detail}', async () => {
+    const { body } = await request(t.http)
+      .post('/auth')
+      .set('Content-Type', 'application/json')
+      .send('{"user":')
+      .expect(400);
+    expect(body).toEqual({ detail: expect.any(String) });
+  });
+
+  it('refuses the token form while no OpenID provider is configured', async () => {
+    const { body } = await request(t.http).post('/auth').set('Oidc-Auth-Token', 'abc').expect(401);
+    expect(body.detail).toMatch(/OpenID/);
+  });
+});

@@ -1,0 +1,116 @@
+import request from 'supertest';
+import { createTestApp, createUser, login, TestApp } from './helpers/test-app';
+
+describe('POST /auth/password', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  const change = (
+    credentials: { cookie: string; csrfToken: string },
+    form: Record<string, string>,
+  ) =>
+    request(t.http)
+      .post('/auth/password')
+      .set('Cookie', credentials.cookie)
+      .set('X-CSRF-Token', credentials.csrfToken)
+      .type('form')
+      .send(form);
+
+  it('changes the password (204) and ends the user’s other sessions, keeping this one', async () => {
+    const user = await createUser(t);
+    const current = await login(t, user.userName, user.password);
+    const other = await login(t, user.userName, user.password);
+    await change(current, {
+      'current-password': user.password,
+      'set-password': 'a-new-password',
+      'confirm-password': 'a-new-password',
+    }).expect(204);
+
+    await request(t.http).get('/auth/api-keys').set('Cookie', current.cookie).expect(200);
+    await request(t.http).get('/auth/api-keys').set('Cookie', other.cookie).expect(401);
+    await request(t.http)
+      .post('/auth')
+      .send({ user: user.userName, password: user.password })
+      .expect(401);
+    await request(t.http)
+      .post('/auth')
+      .send({ user: user.userName, password: 'a-new-password' })
+      .expect(200);
+  });
+
+  it('answers 400 when the confirmation differs, and changes nothing', async () => {
+    const user = await createUser(t);
+    const credentials = await login(t, user.userName, user.password);
+    const { body } = await change(credentials, {
+      'current-password': user.password,
+      'set-password': 'a-new-password',
+      'confirm-password': 'another-password',
+    }).expect(400);
+    expect(body.detail).toMatch(/confirm-password/);
+    await request(t.http)
+      .post('/auth')
+      .send({ user: user.userName, password: user.password })
+      .expect(200);
+  });
+
+  it('answers 400 for a new password shorter than 8 characters', async () => {
+    const user = await createUser(t);
+    const credentials = await login(t, user.userName, user.password);
+    const { body } = await change(credentials, {
+      'current-password': user.password,
+      'set-password': 'short',
+      'confirm-password': 'short',
+    }).expect(400);
+    expect(body.detail).toMatch(/at least 8/);
+  });
+
+  it('answers 401 when the current password is wrong, and changes nothing', async () => {
+    const user = await createUser(t);
+    const credentials = await login(t, user.userName, user.password);
+    await change(credentials, {
+      'current-password': 'not-the-password',
+      'set-password': 'a-new-password',
+      'confirm-password': 'a-new-password',
+    }).expect(401);
+    await request(t.http)
+      .post('/auth')
+      .send({ user: user.userName, password: user.password })
+      .expect(200);
+  });
+
+  it('answers 401 without a user', async () => {
+    await request(t.http)
+      .post('/auth/password')
+      .type('form')
+      .send({
+        'current-password': 'x',
+        'set-password': 'a-new-password',
+        'confirm-password': 'a-new-password',
+      })
+      .expect(401);
+  });
+
+  it('answers 403 without the CSRF header for a cookie session', async () => {
+    const user = await createUser(t);
+    const credentials = await login(t, user.userName, user.password);
+    await change(
+      { cookie: credentials.cookie, csrfToken: '' },
+      {
+        'current-password': user.password,
+        'set-password': 'a-new-password',
+        'confirm-password': 'a-new-password',
+      },
+    ).expect(403);
+  });
+
+  it('answers 400 when a field is missing', async () => {
+    const user = await createUser(t);
+    const credentials = await login(t, user.userName, user.password);
+    const { body } = await change(credentials, { 'current-password': user.password }).expect(400);
+    expect(body.detail).toMatch(/set-password/);
+  });
+});

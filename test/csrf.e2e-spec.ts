@@ -1,0 +1,71 @@
+import request from 'supertest';
+import { createTestApp, createUser, login, TestApp } from './helpers/test-app';
+
+describe('CSRF for cookie sessions (spec 5.5)', () => {
+  let t: TestApp;
+  let user: { userName: string; password: string };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    user = await createUser(t);
+  });
+  afterAll(() => t.close());
+
+  const createKey = () => request(t.http).post('/auth/api-keys').send({ name: 'csrf test' });
+
+  it('refuses a cookie-authenticated POST without X-CSRF-Token with 403', async () => {
+    const { cookie } = await login(t, user.userName, user.password);
+    const { body } = await createKey().set('Cookie', cookie).expect(403);
+    expect(body.detail).toMatch(/X-CSRF-Token/);
+  });
+
+  it('refuses a wrong token with 403, and a token from another session', async () => {
+    const mine = await login(t, user.userName, user.password);
+    const other = await login(t, user.userName, user.password);
+    await createKey().set('Cookie', mine.cookie).set('X-CSRF-Token', 'wrong').expect(403);
+    await createKey().set('Cookie', mine.cookie).set('X-CSRF-Token', other.csrfToken).expect(403);
+  });
+
+  it('accepts the session’s token, which is the CSRF cookie’s value', async () => {
+    const { cookie, csrfToken } = await login(t, user.userName, user.password);
+    expect(cookie).toContain(`svc.rest.csrf.token=${csrfToken}`);
+    await createKey().set('Cookie', cookie).set('X-CSRF-Token', csrfToken).expect(201);
+  });
+
+  it('checks DELETE as well as POST', async () => {
+    const { cookie, csrfToken } = await login(t, user.userName, user.password);
+    const { body } = await createKey()
+      .set('Cookie', cookie)
+      .set('X-CSRF-Token', csrfToken)
+      .expect(201);
+    await request(t.http).delete(`/auth/api-keys/${body.id}`).set('Cookie', cookie).expect(403);
+    await request(t.http)
+      .delete(`/auth/api-keys/${body.id}`)
+      .set('Cookie', cookie)
+      .set('X-CSRF-Token', csrfToken)
+      .expect(204);
+  });
+
+  it('needs no token for safe methods', async () => {
+    const { cookie } = await login(t, user.userName, user.password);
+    await request(t.http).get('/auth/api-keys').set('Cookie', cookie).expect(200);
+  });
+
+  it('needs no token for API-key requests', async () => {
+    const { cookie, csrfToken } = await login(t, user.userName, user.password);
+    const { body } = await createKey()
+      .set('Cookie', cookie)
+      .set('X-CSRF-Token', csrfToken)
+      .expect(201);
+    await createKey().set('X-API-Key', body.key).expect(201);
+  });
+
+  it('exempts POST /auth itself, even with a live session cookie', async () => {
+    const { cookie } = await login(t, user.userName, user.password);
+    await request(t.http)
+      .post('/auth')
+      .set('Cookie', cookie)
+      .send({ user: user.userName, password: user.password })
+      .expect(200);
+  });
+});

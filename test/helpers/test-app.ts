@@ -1,0 +1,138 @@
+import { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { AppModule, AppOptions } from '../../src/app.module';
+import { configureApp } from '../../src/app.setup';
+import { ApiKeyService } from '../../src/auth/api-key.service';
+import { OrganizationService } from '../../src/auth/organization.service';
+import { UserService } from '../../src/auth/user.service';
+import { validateEnvironment } from '../../src/config/environment';
+import { DEMO_ORGANIZATION } from '../../src/auth/bootstrap.service';
+import { Organization } from '../../src/auth/entities';
+
+export interface TestApp {
+  app: INestApplication;
+  http: ReturnType<INestApplication['getHttpServer']>;
+  dataSource: DataSource;
+  close(): Promise<void>;
+}
+
+/**
+ * Boots the real app, configured as main.ts configures it, on the run's database.
+ * `env` overrides variables for this app only (e.g. a low login limit).
+ */
+export async function createTestApp(
+  env: Record<string, string> = {},
+  modules: AppOptions['modules'] = [],
+): Promise<TestApp> {
+  const saved = { ...process.env };
+  Object.assign(process.env, env);
+  try {
+    const databaseUrl = process.env.ATRIUM_TEST_DATABASE_URL;
+    if (!databaseUrl) throw new Error('ATRIUM_TEST_DATABASE_URL is set by test/global-setup.ts');
+    const app = await NestFactory.create<NestExpressApplication>(
+      AppModule.forRoot({ databaseUrl, modules }),
+      {
+        bodyParser: false,
+        logger: false,
+      },
+    );
+    configureApp(app, validateEnvironment(process.env));
+    await app.init();
+    return {
+      app,
+      http: app.getHttpServer(),
+      dataSource: app.get(DataSource),
+      close: () => app.close(),
+    };
+  } finally {
+    process.env = saved;
+  }
+}
+
+export interface Credentials {
+  /** The Cookie header value carrying the three session cookies. */
+  cookie: string;
+  csrfToken: string;
+  token: string;
+}
+
+export async function login(
+  testApp: TestApp,
+  user: string,
+  password: string,
+): Promise<Credentials> {
+  const response = await request(testApp.http).post('/auth').send({ user, password }).expect(200);
+  const setCookies = response.headers['set-cookie'] as unknown as string[];
+  const pairs = setCookies.map((line) => line.split(';')[0]);
+  const token = pairs.find((p) => p.startsWith('svc.rest.auth.token='))!.split('=')[1];
+  return { cookie: pairs.join('; '), csrfToken: response.headers['x-csrf-token'], token };
+}
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${randomBytes(5).toString('hex')}`;
+}
+
+/** A user in the Demo organization (or `organizationKey`), created through the service. */
+export async function createUser(
+  testApp: TestApp,
+  options: { isAdmin?: boolean; password?: string; organizationKey?: number } = {},
+): Promise<{ userName: string; password: string; key: number }> {
+  const userName = uniqueName('user');
+  const password = options.password ?? 'user-password-1';
+  const organization = options.organizationKey
+    ? await testApp.dataSource
+        .getRepository(Organization)
+        .findOneByOrFail({ key: options.organizationKey })
+    : await testApp.dataSource
+        .getRepository(Organization)
+        .findOneByOrFail({ name: DEMO_ORGANIZATION });
+  const user = await testApp.dataSource.transaction((manager) =>
+    testApp.app.get(UserService).create(manager, {
+      userName,
+      password,
+      isAdmin: options.isAdmin,
+      organizationKey: organization.key,
+      businessUnitKey: organization.idBusinessUnit,
+    }),
+  );
+  return { userName, password, key: user.key };
+}
+
+/** A second organization with its own admin, for tenancy tests. */
+export async function createOrganization(testApp: TestApp) {
+  const adminUserName = uniqueName('orgadmin');
+  const created = await testApp.app.get(OrganizationService).createOrganization({
+    name: uniqueName('org'),
+    adminUserName,
+    adminPassword: 'org-admin-password',
+  });
+  return { ...created, adminUserName, adminPassword: 'org-admin-password' };
+}
+
+/**
+ * A second app in the same test file, as a second server instance would be. It gets
+ * its own module registry: passport keeps strategies in a process-wide registry, so two
+ * apps sharing one would end up authenticating through whichever registered last.
+ */
+export async function createSecondTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  let created: Promise<TestApp> | undefined;
+  await jest.isolateModulesAsync(async () => {
+    const isolated = (await import('./test-app')) as typeof import('./test-app');
+    created = isolated.createTestApp(env);
+  });
+  return created!;
+}
+
+/** A new user of the Demo organization (or `organizationKey`) and an API key for it. */
+export async function apiKeyUser(
+  testApp: TestApp,
+  options: { isAdmin?: boolean; organizationKey?: number } = {},
+): Promise<{ key: string; userKey: number; userName: string }> {
+  const user = await createUser(testApp, options);
+  const created = await testApp.app.get(ApiKeyService).create(user.key, 'test');
+  return { key: created.key, userKey: user.key, userName: user.userName };
+}

@@ -1,0 +1,222 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { EMBEDDED_SOCKET_NAME } from '../src/database/embedded-postgres';
+import { assertBuilt, BUILT_SERVER, environmentWithout, runCli } from './helpers/child-process';
+
+const STARTUP_TIMEOUT_MS = 30_000;
+const SHUTDOWN_LIMIT_MS = 5_000;
+const LISTENING = /"msg":"Atrium listening on /;
+const PASSWORD_MESSAGE = /^Created user "admin" with password: (\S+)$/;
+
+/** The built server as `npm start` runs it, with its output kept for the assertions. */
+class ServerProcess {
+  output = '';
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  private constructor(
+    readonly child: ChildProcess,
+    readonly url: string,
+  ) {
+    child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    this.exited = new Promise((done) =>
+      child.once('exit', (code, signal) => done({ code, signal })),
+    );
+  }
+
+  static async start(env: NodeJS.ProcessEnv, cwd: string): Promise<ServerProcess> {
+    const port = await freePort();
+    const child = spawn(process.execPath, [BUILT_SERVER], {
+      cwd,
+      env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    });
+    const server = new ServerProcess(child, `http://127.0.0.1:${port}`);
+    running.add(server);
+    void server.exited.then(() => running.delete(server));
+    await server.listening();
+    return server;
+  }
+
+  get isRunning(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  async kill(signal: NodeJS.Signals): Promise<{ code: number | null; ms: number }> {
+    const started = Date.now();
+    this.child.kill(signal);
+    const { code } = await this.exited;
+    return { code, ms: Date.now() - started };
+  }
+
+  private listening(): Promise<void> {
+    return new Promise((done, fail) => {
+      const timer = setTimeout(
+        () => fail(new Error(`The server did not start:\n${this.output}`)),
+        STARTUP_TIMEOUT_MS,
+      );
+      const check = () => {
+        if (LISTENING.test(this.output)) {
+          clearTimeout(timer);
+          done();
+        }
+      };
+      this.child.stdout!.on('data', check);
+      void this.exited.then(({ code }) => {
+        clearTimeout(timer);
+        fail(new Error(`The server exited with code ${code} before listening:\n${this.output}`));
+      });
+    });
+  }
+}
+
+const running = new Set<ServerProcess>();
+
+/** The `msg` of each pino JSON line. */
+function logMessages(output: string): string[] {
+  return output.split('\n').flatMap((line) => {
+    try {
+      const { msg } = JSON.parse(line) as { msg?: unknown };
+      return typeof msg === 'string' ? [msg] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => done(port));
+    });
+  });
+}
+
+/**
+ * One server's life on one embedded DATA_DIR, step by step: each test starts from the
+ * state the previous one left (first start, crash, CLI beside it, CLI alone, shutdown).
+ */
+describe('the built server as a process on its own embedded database', () => {
+  let workDir: string;
+  let dataDir: string;
+  let env: NodeJS.ProcessEnv;
+  let server: ServerProcess;
+  let adminPassword: string;
+  let apiKey: string;
+
+  /** Each step needs the state the one before left; after a failure, say so instead. */
+  let failedStep: string | undefined;
+  const step = (name: string, run: () => Promise<void>) =>
+    it(name, async () => {
+      if (failedStep) throw new Error(`Not run: the earlier step "${failedStep}" failed`);
+      failedStep = name;
+      await run();
+      failedStep = undefined;
+    });
+
+  const socketPath = () => join(dataDir, EMBEDDED_SOCKET_NAME);
+  const logIn = (user: string, password: string) =>
+    request(server.url).post('/auth').send({ user, password });
+
+  beforeAll(async () => {
+    assertBuilt(BUILT_SERVER);
+    // Short: the socket path inside DATA_DIR must fit a unix socket's ~107 bytes.
+    workDir = await mkdtemp(join(tmpdir(), 'atr-'));
+    dataDir = join(workDir, 'data');
+    env = {
+      ...environmentWithout('DATABASE_URL', 'ADMIN_PASSWORD', 'TEST_DATABASE_URL'),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+    };
+  });
+
+  afterAll(async () => {
+    for (const child of running) await child.kill('SIGKILL');
+    await rm(workDir, { recursive: true, force: true });
+  });
+
+  step('prints the random admin password once on first start, and it logs in', async () => {
+    server = await ServerProcess.start(env, workDir);
+    const passwordLines = logMessages(server.output).filter((msg) => PASSWORD_MESSAGE.test(msg));
+    expect(passwordLines).toHaveLength(1);
+    adminPassword = PASSWORD_MESSAGE.exec(passwordLines[0])![1];
+    expect(server.output.split(adminPassword)).toHaveLength(2);
+
+    const { body } = await logIn('admin', adminPassword).expect(200);
+    expect(body.userName).toBe('admin');
+  });
+
+  step(
+    'survives SIGKILL: restarts over the stale socket, keeps API keys and prints no password',
+    async () => {
+      const session = await logIn('admin', adminPassword).expect(200);
+      const cookie = (session.headers['set-cookie'] as unknown as string[])
+        .map((line) => line.split(';')[0])
+        .join('; ');
+      const { body: created } = await request(server.url)
+        .post('/auth/api-keys')
+        .set('Cookie', cookie)
+        .set('X-CSRF-Token', session.headers['x-csrf-token'])
+        .send({ name: 'survives a crash' })
+        .expect(201);
+      apiKey = created.key;
+
+      await server.kill('SIGKILL');
+      expect(existsSync(socketPath())).toBe(true);
+
+      server = await ServerProcess.start(env, workDir);
+      expect(server.output).not.toMatch(/with password/);
+      expect(server.output).not.toContain(adminPassword);
+      const { body } = await request(server.url).get('/auth').set('X-API-Key', apiKey).expect(200);
+      expect(body.userName).toBe('admin');
+      await logIn('admin', adminPassword).expect(200);
+    },
+  );
+
+  step("lets the CLI create a user through the running server's socket", async () => {
+    const result = await runCli(
+      ['user:create', '--org', 'Demo', '--user', 'beside_server', '--password', 'beside-pass-1'],
+      { env, cwd: workDir },
+    );
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(server.isRunning).toBe(true);
+
+    const { body } = await logIn('beside_server', 'beside-pass-1').expect(200);
+    expect(body.userName).toBe('beside_server');
+  });
+
+  step(
+    'lets the CLI start the database itself while the server is down, then the server starts',
+    async () => {
+      expect((await server.kill('SIGTERM')).code).toBe(0);
+
+      const result = await runCli(
+        ['user:create', '--org', 'Demo', '--user', 'server_down', '--password', 'down-pass-1'],
+        { env, cwd: workDir },
+      );
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      // Stopped cleanly: the socket went with the CLI's database.
+      expect(existsSync(socketPath())).toBe(false);
+
+      server = await ServerProcess.start(env, workDir);
+      expect(server.output).not.toMatch(/with password/);
+      await logIn('server_down', 'down-pass-1').expect(200);
+      await request(server.url).get('/auth').set('X-API-Key', apiKey).expect(200);
+    },
+  );
+
+  step('exits with code 0 on SIGTERM within a few seconds and removes its socket', async () => {
+    expect(existsSync(socketPath())).toBe(true);
+    const { code, ms } = await server.kill('SIGTERM');
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(SHUTDOWN_LIMIT_MS);
+    expect(existsSync(socketPath())).toBe(false);
+  });
+});

@@ -1,0 +1,135 @@
+import request from 'supertest';
+import { sha256 } from '../src/auth/secrets';
+import { createSecondTestApp, createTestApp, createUser, login, TestApp } from './helpers/test-app';
+
+describe('cookie sessions', () => {
+  let t: TestApp;
+  let user: { userName: string; password: string };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    user = await createUser(t);
+  });
+  afterAll(() => t.close());
+
+  const whoAmI = (cookie: string) => request(t.http).get('/auth').set('Cookie', cookie);
+  const ageSession = (token: string, column: string, interval: string) =>
+    t.dataSource.query(
+      `UPDATE session SET ${column} = now() - $2::interval WHERE token_hash = $1`,
+      [sha256(token), interval],
+    );
+
+  describe('HEAD /auth?logout=1', () => {
+    it('ends the session in the database and clears the three cookies', async () => {
+      const { cookie, token } = await login(t, user.userName, user.password);
+      const response = await request(t.http)
+        .head('/auth?logout=1')
+        .set('Cookie', cookie)
+        .expect(200);
+      const cleared = response.headers['set-cookie'] as unknown as string[];
+      expect(cleared.map((c) => c.split('=')[0])).toEqual([
+        'svc.rest.auth.token',
+        'svc.rest.csrf.token',
+        'svc.rest.locale',
+      ]);
+      for (const line of cleared) {
+        expect(line).toMatch(
+          /=; Max-Age=0; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT;.* Secure/,
+        );
+      }
+      const rows = await t.dataSource.query(`SELECT 1 FROM session WHERE token_hash = $1`, [
+        sha256(token),
+      ]);
+      expect(rows).toHaveLength(0);
+      const { body } = await whoAmI(cookie).expect(200);
+      expect(body.userName).toBeUndefined();
+      await request(t.http).get('/auth/api-keys').set('Cookie', cookie).expect(401);
+    });
+
+    it('answers 200 and clears the cookies even without a session', async () => {
+      const response = await request(t.http).head('/auth?logout=1').expect(200);
+      expect(response.headers['set-cookie']).toHaveLength(3);
+    });
+
+    it('does nothing without logout=1', async () => {
+      const { cookie } = await login(t, user.userName, user.password);
+      const response = await request(t.http).head('/auth').set('Cookie', cookie).expect(200);
+      expect(response.headers['set-cookie']).toBeUndefined();
+      expect((await whoAmI(cookie)).body.userName).toBe(user.userName);
+    });
+  });
+
+  it('refuses a forged token', async () => {
+    await request(t.http)
+      .get('/auth/api-keys')
+      .set('Cookie', 'svc.rest.auth.token=forged')
+      .expect(401);
+  });
+
+  it('ends a session left idle longer than the idle time', async () => {
+    const { cookie, token } = await login(t, user.userName, user.password);
+    await ageSession(token, 'last_seen_at', '31 minutes');
+    expect((await whoAmI(cookie)).body.userName).toBeUndefined();
+  });
+
+  it('slides the idle expiry on use', async () => {
+    const { cookie, token } = await login(t, user.userName, user.password);
+    await ageSession(token, 'last_seen_at', '20 minutes');
+    await whoAmI(cookie).expect(200);
+    const [row] = await t.dataSource.query(
+      `SELECT last_seen_at > now() - interval '1 minute' AS fresh FROM session WHERE token_hash = $1`,
+      [sha256(token)],
+    );
+    expect(row.fresh).toBe(true);
+  });
+
+  it('ends a session at its absolute expiry however active it is', async () => {
+    const { cookie, token } = await login(t, user.userName, user.password);
+    await t.dataSource.query(
+      `UPDATE session SET expires_at = now() - interval '1 second' WHERE token_hash = $1`,
+      [sha256(token)],
+    );
+    expect((await whoAmI(cookie)).body.userName).toBeUndefined();
+  });
+
+  it('rotates an old token: a new cookie is set, the old one works for a grace period only', async () => {
+    const { cookie, token } = await login(t, user.userName, user.password);
+    await ageSession(token, 'rotated_at', '16 minutes');
+    const response = await whoAmI(cookie).expect(200);
+    expect(response.body.userName).toBe(user.userName);
+    const [setCookie] = response.headers['set-cookie'] as unknown as string[];
+    expect(setCookie).toMatch(
+      /^svc\.rest\.auth\.token=[\w-]+; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+    );
+    const newToken = setCookie.split(';')[0].split('=')[1];
+    expect(newToken).not.toBe(token);
+
+    expect((await whoAmI(`svc.rest.auth.token=${newToken}`)).body.userName).toBe(user.userName);
+    expect((await whoAmI(cookie)).body.userName).toBe(user.userName);
+    await t.dataSource.query(
+      `UPDATE session SET previous_valid_until = now() - interval '1 second' WHERE token_hash = $1`,
+      [sha256(newToken)],
+    );
+    expect((await whoAmI(cookie)).body.userName).toBeUndefined();
+    expect((await whoAmI(`svc.rest.auth.token=${newToken}`)).body.userName).toBe(user.userName);
+  });
+
+  it('is shared by server instances on the same database', async () => {
+    const other = await createSecondTestApp();
+    try {
+      const { cookie, csrfToken } = await login(t, user.userName, user.password);
+      const { body } = await request(other.http).get('/auth').set('Cookie', cookie).expect(200);
+      expect(body.userName).toBe(user.userName);
+      await request(other.http)
+        .post('/auth/api-keys')
+        .set('Cookie', cookie)
+        .set('X-CSRF-Token', csrfToken)
+        .send({ name: 'made on the other instance' })
+        .expect(201);
+      await request(other.http).head('/auth?logout=1').set('Cookie', cookie).expect(200);
+      expect((await whoAmI(cookie)).body.userName).toBeUndefined();
+    } finally {
+      await other.close();
+    }
+  });
+});
