@@ -26,7 +26,7 @@ const Big = require('big.js');
 const { parseCookie, stringifySetCookie } = require('cookie');
 const { version } = require('../package.json');
 
-// As src/database/int8-parser.ts: int8 keys leave the API as JSON numbers.
+// As src/database/pg-types.ts: int8 keys leave the API as JSON numbers.
 types.setTypeParser(20, (text) => {
   const value = Number(text);
   return Number.isSafeInteger(value) ? value : text;

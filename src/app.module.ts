@@ -6,6 +6,7 @@ import { ClsModule } from 'nestjs-cls';
 import { LoggerModule } from 'nestjs-pino';
 import { AuthModule } from './auth/auth.module';
 import { CommonModule } from './common/common.module';
+import { REDACTED_LOG_PATHS, redactRequestUrl } from './common/log-redaction';
 import { Environment, validateEnvironment } from './config/environment';
 import { DatabaseModule } from './database/database.module';
 import { DemoModule } from './demo/demo.module';
@@ -49,17 +50,8 @@ export class AppModule {
             pinoHttp: {
               level: config.get('LOG_LEVEL', { infer: true }),
               genReqId: requestId,
-              redact: [
-                'req.headers.cookie',
-                'req.headers["x-api-key"]',
-                'req.headers["x-csrf-token"]',
-                'req.headers.authorization',
-                'req.headers["oidc-auth-token"]',
-                'req.headers["oidc-refresh-token"]',
-                'req.query.apiKey',
-                'res.headers["set-cookie"]',
-                'res.headers["x-csrf-token"]',
-              ],
+              redact: REDACTED_LOG_PATHS,
+              serializers: { req: redactRequestUrl },
             },
           }),
         }),

@@ -9,6 +9,8 @@ import { EmbeddedPostgres } from './database/embedded-postgres';
 
 /** Connections the embedded database accepts beyond the app's pool (the admin CLI). */
 const EMBEDDED_SPARE_CONNECTIONS = 4;
+/** A request that never ends must not keep the process from stopping. */
+const SHUTDOWN_LIMIT_MS = 10_000;
 
 async function main(): Promise<void> {
   if (existsSync('.env')) process.loadEnvFile('.env');
@@ -22,6 +24,7 @@ async function main(): Promise<void> {
 
   let app: NestExpressApplication | undefined;
   const stop = async (exitCode: number) => {
+    setTimeout(() => process.exit(1), SHUTDOWN_LIMIT_MS).unref();
     try {
       await app?.close();
     } finally {

@@ -60,6 +60,15 @@ describe('POST /auth and GET /auth', () => {
     expect(response.headers['set-cookie']).toContain('svc.rest.locale=RO; Path=/; Secure');
   });
 
+  it('takes an empty locale field of a form as the default RO', async () => {
+    const response = await request(t.http)
+      .post('/auth')
+      .type('form')
+      .send({ user: 'admin', password: TEST_ADMIN_PASSWORD, locale: '' })
+      .expect(200);
+    expect(response.headers['set-cookie']).toContain('svc.rest.locale=RO; Path=/; Secure');
+  });
+
   it('authenticates GET /auth by the session cookie', async () => {
     const credentials = await login(t, 'admin', TEST_ADMIN_PASSWORD);
     const { body } = await request(t.http)

@@ -82,6 +82,25 @@ describe('POST /auth/password', () => {
       .expect(200);
   });
 
+  it('counts wrong current passwords as failed logins: 429 once the user’s limit is reached', async () => {
+    const user = await createUser(t);
+    const session = await login(t, user.userName, user.password);
+    const wrong = {
+      'current-password': 'not-the-password',
+      'set-password': 'a-new-password',
+      'confirm-password': 'a-new-password',
+    };
+    // The default limit is 5 failures per user; login itself counted as none.
+    for (let i = 0; i < 5; i++) await change(session, wrong).expect(401);
+    const refused = await change(session, { ...wrong, 'current-password': user.password });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    await request(t.http)
+      .post('/auth')
+      .send({ user: user.userName, password: user.password })
+      .expect(429);
+  });
+
   it('answers 401 without a user', async () => {
     await request(t.http)
       .post('/auth/password')

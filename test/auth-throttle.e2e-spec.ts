@@ -26,6 +26,17 @@ describe('login throttling', () => {
     expect(refused.body.detail).toMatch(/Too many failed attempts/);
   });
 
+  it('counts guesses sent in parallel: only the limit gets a password check', async () => {
+    const user = await createUser(t);
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        attempt(user.userName, `wrong-password-${i}`, `10.0.3.${i}`),
+      ),
+    );
+    const statuses = responses.map((response) => response.status).sort();
+    expect(statuses).toEqual([401, 401, 401, 429, 429, 429, 429, 429]);
+  });
+
   it('counts failures, not logins: successes reset the user’s count', async () => {
     const user = await createUser(t);
     for (let round = 0; round < 3; round++) {

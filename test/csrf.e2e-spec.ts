@@ -32,6 +32,21 @@ describe('CSRF for cookie sessions (spec 5.5)', () => {
     await createKey().set('Cookie', cookie).set('X-CSRF-Token', csrfToken).expect(201);
   });
 
+  it('accepts the cookie under either name of spec 5.5, since the token is the session’s', async () => {
+    const { cookie, csrfToken } = await login(t, user.userName, user.password);
+    const renamed = cookie.replace('svc.rest.csrf.token=', 'svc.csrf.token=');
+    expect(renamed).toContain(`svc.csrf.token=${csrfToken}`);
+    await createKey().set('Cookie', renamed).set('X-CSRF-Token', csrfToken).expect(201);
+  });
+
+  it('refuses a forged pair: a CSRF cookie and header that agree but are not the session’s', async () => {
+    const { cookie } = await login(t, user.userName, user.password);
+    for (const name of ['svc.rest.csrf.token', 'svc.csrf.token']) {
+      const forged = cookie.replace(/svc\.rest\.csrf\.token=[^;]*/, `${name}=forged`);
+      await createKey().set('Cookie', forged).set('X-CSRF-Token', 'forged').expect(403);
+    }
+  });
+
   it('checks DELETE as well as POST', async () => {
     const { cookie, csrfToken } = await login(t, user.userName, user.password);
     const { body } = await createKey()

@@ -1,7 +1,7 @@
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import request from 'supertest';
 import { TEST_ADMIN_PASSWORD } from './helpers/constants';
-import { createTestApp, TestApp } from './helpers/test-app';
+import { createSecondTestApp, createTestApp, TestApp } from './helpers/test-app';
 
 describe('cross-cutting HTTP behaviour', () => {
   let t: TestApp;
@@ -30,6 +30,17 @@ describe('cross-cutting HTTP behaviour', () => {
   it('serves GET /health with a database ping', async () => {
     const { body } = await request(t.http).get('/health').expect(200);
     expect(body.info.database.status).toBe('up');
+  });
+
+  it('answers GET /health with 503 {detail} naming the check when the database is gone', async () => {
+    const other = await createSecondTestApp();
+    try {
+      await other.dataSource.destroy();
+      const { body } = await request(other.http).get('/health').expect(503);
+      expect(body).toEqual({ detail: expect.stringMatching(/^Unhealthy: database is down/) });
+    } finally {
+      await other.app.close().catch(() => undefined);
+    }
   });
 
   it('serves the OpenAPI document at /docs with the security schemes', async () => {

@@ -1,6 +1,14 @@
 import request from 'supertest';
 import { sha256 } from '../src/auth/secrets';
-import { createSecondTestApp, createTestApp, createUser, login, TestApp } from './helpers/test-app';
+import { StatementCounter } from './helpers/statement-counter';
+import {
+  apiKeyUser,
+  createSecondTestApp,
+  createTestApp,
+  createUser,
+  login,
+  TestApp,
+} from './helpers/test-app';
 
 describe('cookie sessions', () => {
   let t: TestApp;
@@ -59,6 +67,20 @@ describe('cookie sessions', () => {
     });
   });
 
+  it('authenticates a cookie request with one statement on the unique token index', async () => {
+    const { cookie } = await login(t, user.userName, user.password);
+    const counter = StatementCounter.attach(t.dataSource);
+    const statements = await counter.record(() => whoAmI(cookie).expect(200));
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/FROM session s JOIN "user" u .* WHERE \(s\.token_hash = \$1/);
+    const indexes: { indexdef: string }[] = await t.dataSource.query(
+      `SELECT indexdef FROM pg_indexes WHERE tablename = 'session'`,
+    );
+    expect(indexes.map((i) => i.indexdef)).toContainEqual(
+      expect.stringMatching(/CREATE UNIQUE INDEX .* ON public\.session USING btree \(token_hash\)/),
+    );
+  });
+
   it('refuses a forged token', async () => {
     await request(t.http)
       .get('/auth/api-keys')
@@ -112,6 +134,21 @@ describe('cookie sessions', () => {
     );
     expect((await whoAmI(cookie)).body.userName).toBeUndefined();
     expect((await whoAmI(`svc.rest.auth.token=${newToken}`)).body.userName).toBe(user.userName);
+  });
+
+  it('follows the configured order of the chain: the first strategy that matches decides', async () => {
+    const keyOwner = await apiKeyUser(t);
+    const { cookie } = await login(t, user.userName, user.password);
+    const both = (app: TestApp) =>
+      request(app.http).get('/auth').set('Cookie', cookie).set('X-API-Key', keyOwner.key);
+    expect((await both(t).expect(200)).body.userName).toBe(keyOwner.userName);
+
+    const sessionFirst = await createSecondTestApp({ AUTH_STRATEGIES: 'session,api-key' });
+    try {
+      expect((await both(sessionFirst).expect(200)).body.userName).toBe(user.userName);
+    } finally {
+      await sessionFirst.close();
+    }
   });
 
   it('is shared by server instances on the same database', async () => {

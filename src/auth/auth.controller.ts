@@ -95,7 +95,8 @@ export class AuthController {
   @ApiConsumes(FORM)
   @ApiNoContentResponse({ description: 'Changed; the user’s other sessions are ended' })
   @ApiUnauthorizedResponse({ description: 'Wrong current password, or not signed in' })
-  changePassword(@Body() form: ChangePasswordDto): Promise<void> {
-    return this.auth.changePassword(this.context.requireIdentity(), form);
+  @ApiTooManyRequestsResponse({ description: 'Too many failed attempts; see Retry-After' })
+  changePassword(@Body() form: ChangePasswordDto, @Req() request: Request): Promise<void> {
+    return this.auth.changePassword(this.context.requireIdentity(), form, request);
   }
 }

@@ -30,13 +30,10 @@ export class AuthService {
 
   async login(credentials: LoginDto, request: Request): Promise<LoginResult> {
     const address = request.ip ?? '';
-    await this.throttle.assertAllowed(credentials.user, address);
+    await this.throttle.consumeAttempt(credentials.user, address);
     const user = await this.users.verifyCredentials(credentials.user, credentials.password);
-    if (!user) {
-      await this.throttle.recordFailure(credentials.user, address);
-      throw new UnauthorizedException(INVALID_CREDENTIALS);
-    }
-    await this.throttle.recordSuccess(credentials.user);
+    if (!user) throw new UnauthorizedException(INVALID_CREDENTIALS);
+    await this.throttle.recordSuccess(credentials.user, address);
     const locale = credentials.locale ?? DEFAULT_LOCALE;
     const session = await this.sessions.create(user.key, 'session', locale);
     return {
@@ -54,8 +51,15 @@ export class AuthService {
     if (token) await this.sessions.endByToken(token);
   }
 
-  /** Changes the caller's password and ends their other sessions. */
-  async changePassword(identity: Identity, form: ChangePasswordDto): Promise<void> {
+  /**
+   * Changes the caller's password and ends their other sessions. Wrong current passwords
+   * count as failed logins: a stolen session must not become a password oracle.
+   */
+  async changePassword(
+    identity: Identity,
+    form: ChangePasswordDto,
+    request: Request,
+  ): Promise<void> {
     const next = form['set-password'];
     if (next !== form['confirm-password']) {
       throw new BadRequestException('confirm-password does not match set-password');
@@ -65,7 +69,10 @@ export class AuthService {
         `set-password must be at least ${MIN_PASSWORD_LENGTH} characters`,
       );
     }
+    const address = request.ip ?? '';
+    await this.throttle.consumeAttempt(identity.userName, address);
     await this.users.changePassword(identity.userKey, form['current-password'], next);
+    await this.throttle.recordSuccess(identity.userName, address);
     await this.sessions.endOthers(identity.userKey, identity.session?.key);
   }
 }

@@ -28,28 +28,28 @@ export class LoginThrottleService {
     });
   }
 
-  async assertAllowed(userName: string, address: string): Promise<void> {
-    const [user, client] = await Promise.all([
-      this.perUser.get(userName),
-      this.perAddress.get(address),
+  /**
+   * Counts this attempt before the password is checked, so guesses sent in parallel
+   * cannot all pass a check that none of them has been counted against yet.
+   */
+  async consumeAttempt(userName: string, address: string): Promise<void> {
+    const outcomes = await Promise.allSettled([
+      this.perUser.consume(userName),
+      this.perAddress.consume(address),
     ]);
-    const blocked = [
-      exhausted(user, this.perUser.points),
-      exhausted(client, this.perAddress.points),
-    ].filter((ms): ms is number => ms !== undefined);
-    if (blocked.length > 0)
-      throw new TooManyAttemptsException(Math.ceil(Math.max(...blocked) / 1000));
+    const blockedMs: number[] = [];
+    for (const outcome of outcomes) {
+      if (outcome.status === 'fulfilled') continue;
+      if (!(outcome.reason instanceof RateLimiterRes)) throw outcome.reason;
+      blockedMs.push(Math.max(outcome.reason.msBeforeNext, 1000));
+    }
+    if (blockedMs.length > 0) {
+      throw new TooManyAttemptsException(Math.ceil(Math.max(...blockedMs) / 1000));
+    }
   }
 
-  async recordFailure(userName: string, address: string): Promise<void> {
-    await Promise.all([this.perUser.penalty(userName, 1), this.perAddress.penalty(address, 1)]);
+  /** A success is not a failure: the user's count starts again, the address gets its point back. */
+  async recordSuccess(userName: string, address: string): Promise<void> {
+    await Promise.all([this.perUser.delete(userName), this.perAddress.reward(address, 1)]);
   }
-
-  async recordSuccess(userName: string): Promise<void> {
-    await this.perUser.delete(userName);
-  }
-}
-
-function exhausted(state: RateLimiterRes | null, points: number): number | undefined {
-  return state && state.consumedPoints >= points ? Math.max(state.msBeforeNext, 1000) : undefined;
 }

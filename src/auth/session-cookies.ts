@@ -4,7 +4,6 @@ import type { Request, Response } from 'express';
 /** Cookie names of spec 5.3. */
 export const AUTH_TOKEN_COOKIE = 'svc.rest.auth.token';
 export const CSRF_COOKIE = 'svc.rest.csrf.token';
-export const LEGACY_CSRF_COOKIE = 'svc.csrf.token';
 export const LOCALE_COOKIE = 'svc.rest.locale';
 export const CSRF_HEADER = 'X-CSRF-Token';
 

@@ -27,4 +27,17 @@ describe('validateEnvironment', () => {
       /PORT must be an integer[\s\S]*DATABASE_URL must be a postgres:\/\/ URL[\s\S]*AUTH_STRATEGIES/,
     );
   });
+
+  it('refuses an ADMIN_PASSWORD shorter than any password may be, before boot', () => {
+    expect(() => validateEnvironment({ ADMIN_PASSWORD: 'short' })).toThrow(/ADMIN_PASSWORD/);
+    expect(validateEnvironment({ ADMIN_PASSWORD: 'long enough' }).ADMIN_PASSWORD).toBe(
+      'long enough',
+    );
+  });
+
+  it('keeps the API-key cache to a few seconds', () => {
+    expect(() => validateEnvironment({ API_KEY_CACHE_SECONDS: '300' })).toThrow(
+      /API_KEY_CACHE_SECONDS/,
+    );
+  });
 });

@@ -8,6 +8,7 @@ import {
   Matches,
   Max,
   Min,
+  MinLength,
   validateSync,
 } from 'class-validator';
 
@@ -29,7 +30,8 @@ export class Environment {
   @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number = 10;
   @IsString() DATA_DIR: string = './data';
 
-  @IsOptional() @IsString() ADMIN_PASSWORD?: string;
+  /** The same floor as any password (MIN_PASSWORD_LENGTH), checked before boot. */
+  @IsOptional() @IsString() @MinLength(8) ADMIN_PASSWORD?: string;
   /** Seed the demo domain's data set on an empty database. */
   @IsIn(['true', 'false']) DEMO_DATA: string = 'true';
 
@@ -49,7 +51,8 @@ export class Environment {
   @IsInt() @Min(1) SESSION_IDLE_MINUTES: number = 30;
   @IsInt() @Min(1) SESSION_ABSOLUTE_HOURS: number = 12;
   @IsInt() @Min(1) SESSION_ROTATE_MINUTES: number = 15;
-  @IsInt() @Min(0) @Max(300) API_KEY_CACHE_SECONDS: number = 5;
+  /** A few seconds at most: a revocation elsewhere must take effect soon. */
+  @IsInt() @Min(0) @Max(30) API_KEY_CACHE_SECONDS: number = 5;
 
   @IsInt() @Min(1) LOGIN_MAX_FAILURES_PER_USER: number = 5;
   @IsInt() @Min(1) LOGIN_MAX_FAILURES_PER_ADDRESS: number = 20;

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
 import { IsOptional, IsString, Length, MaxLength } from 'class-validator';
 
 /** POST /auth, as JSON or as a form (spec 4.1). */
@@ -14,6 +15,8 @@ export class LoginDto {
   password: string;
 
   @ApiPropertyOptional({ default: 'RO' })
+  // A form posts an empty field for a locale left blank: that is the default too.
+  @Transform(({ value }: { value: unknown }) => (value === '' ? undefined : value))
   @IsOptional()
   @IsString()
   @Length(2, 10)
