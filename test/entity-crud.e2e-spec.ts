@@ -178,6 +178,35 @@ describe('/rest/entity CRUD', () => {
     expect(refused.body.detail).toMatch(/not a child/);
   });
 
+  it('takes keys sent as digit strings, as clients of 64-bit keys do', async () => {
+    const invoiceKey = await createInvoice([line(1, '1.00')]);
+    const lineKey = (await api().get(`/rest/entity/invoice/${invoiceKey}`)).body.children[LINES][0]
+      .properties.key;
+    await api()
+      .post(`/rest/entity/invoice/${invoiceKey}`, {
+        properties: { key: String(invoiceKey) },
+        children: { [LINES]: [{ properties: { key: String(lineKey), quantity: 4 } }] },
+      })
+      .expect(200);
+    const { body } = await api().get(`/rest/entity/invoice/${invoiceKey}`).expect(200);
+    expect(body.children[LINES][0].properties).toMatchObject({ key: lineKey, quantity: 4 });
+  });
+
+  it('changes an enum property on update', async () => {
+    const invoiceKey = await createInvoice([line(1, '1.00')]);
+    await api()
+      .post(`/rest/entity/invoice/${invoiceKey}`, { properties: { status: 'cancelled' } })
+      .expect(200);
+    const { body } = await api().get(`/rest/entity/invoice/${invoiceKey}`).expect(200);
+    expect(body.properties.status).toBe('cancelled');
+  });
+
+  it('reads a date-time back as it was stored, to the millisecond', async () => {
+    const invoiceKey = await createInvoice([], { issue_date: '2026-03-01T10:00:00.123456+02:00' });
+    const { body } = await api().get(`/rest/entity/invoice/${invoiceKey}`).expect(200);
+    expect(body.properties.issue_date).toBe('2026-03-01T08:00:00.123Z');
+  });
+
   it('deletes an invoice and its lines', async () => {
     const invoiceKey = await createInvoice([line(1, '1.00'), line(1, '1.00')]);
     const { body } = await api().delete(`/rest/entity/invoice/${invoiceKey}`).expect(200);
@@ -213,6 +242,12 @@ describe('/rest/entity CRUD', () => {
     await api().post('/rest/entity/product', { properties: { code } }).expect(200);
     const { body } = await api().post('/rest/entity/product', { properties: { code } }).expect(409);
     expect(body.detail).toMatch(/code/);
+    const number = `INV-DUP-${Date.now()}`;
+    await createInvoice([], { number });
+    const invoice = await api()
+      .post('/rest/entity/invoice', { properties: { id_account: accountKey, number } })
+      .expect(409);
+    expect(invoice.body.detail).toMatch(/number/);
   });
 
   it.each([
@@ -245,6 +280,14 @@ describe('/rest/entity CRUD', () => {
       })
       .expect(400);
     expect(bad.body.detail).toMatch(/invoice\.issue_date: expected an ISO 8601 date-time/);
+    for (const impossible of ['2026-02-30T10:00:00Z', '2026-04-31T10:00:00Z']) {
+      const { body } = await api()
+        .post('/rest/entity/invoice', {
+          properties: { id_account: accountKey, issue_date: impossible },
+        })
+        .expect(400);
+      expect(body.detail).toMatch(/invoice\.issue_date: expected an ISO 8601 date-time/);
+    }
     const badLine = await api()
       .post('/rest/entity/invoice', {
         properties: { id_account: accountKey },
@@ -280,6 +323,12 @@ describe('/rest/entity CRUD', () => {
       .set('Content-Type', 'text/plain')
       .send('name=x')
       .expect(415);
+    await request(t.http)
+      .post(`/rest/entity/account/${accountKey}`)
+      .set('X-API-Key', key)
+      .set('Content-Type', 'application/x-www-form-urlencoded')
+      .send('name=x')
+      .expect(415);
   });
 
   it('answers 404 for an unknown entity type, an unknown key, and a child type on its own', async () => {
@@ -287,6 +336,9 @@ describe('/rest/entity CRUD', () => {
       /spaceship/,
     );
     await api().get('/rest/entity/account/999999999').expect(404);
+    await api().get('/rest/entity/account/99999999999999999999').expect(404);
+    const notAKey = await api().get('/rest/entity/account/abc').expect(400);
+    expect(notAKey.body.detail).toMatch(/key must be a non-negative integer/);
     await api().get('/rest/entity/invoice_line/1').expect(404);
     await api()
       .post('/rest/entity/account/999999999', { properties: { name: 'x' } })
@@ -300,6 +352,11 @@ describe('/rest/entity CRUD', () => {
       .post('/rest/entity/account')
       .send({ properties: { name: 'x' } })
       .expect(401);
+    await request(t.http)
+      .post(`/rest/entity/account/${accountKey}`)
+      .send({ properties: { name: 'x' } })
+      .expect(401);
+    await request(t.http).delete(`/rest/entity/account/${accountKey}`).expect(401);
     const user = await createUser(t);
     const session = await login(t, user.userName, user.password);
     await request(t.http)

@@ -46,9 +46,30 @@ class TripStopNoteHooks {
   }
 }
 
+const CLOSED_PLACE = 'Atlantis';
+
+@EntityHooks('trip_stop')
+class TripStopHooks {
+  onBeforeUpdate({ entity }: HookContext): void {
+    if (entity.properties.place === CLOSED_PLACE) {
+      throw new BusinessRuleError('That place is closed', { propertyName: 'place' });
+    }
+  }
+}
+
+/** A rule with a bug in it: what a plain Error must look like to a client. */
+@EntityHooks('trip')
+class TripHooks {
+  onBeforeDelete({ entity }: HookContext): void {
+    if (entity.properties.title === 'Buggy') {
+      throw new Error('connection string postgres://secret@db is wrong');
+    }
+  }
+}
+
 @Module({
   imports: [TypeOrmModule.forFeature([Trip, TripStop, TripStopNote])],
-  providers: [TripStopNoteHooks],
+  providers: [TripStopNoteHooks, TripStopHooks, TripHooks],
 })
 class TripModule {}
 
@@ -151,5 +172,44 @@ describe('child groups with children of their own', () => {
       childEntityIndex: 1,
     });
     expect(Number((await t.dataSource.query(`SELECT count(*) AS n FROM trip`))[0].n)).toBe(before);
+  });
+
+  it('runs child hooks on update only for the child groups the request carries', async () => {
+    const { body: created } = await post('/rest/entity/trip', {
+      properties: { title: 'Hooks of untouched children' },
+      children: { trip_trip_stop: [stop('Lisbon', [])] },
+    }).expect(200);
+    const stopKey = (await read(created.key)).children.trip_trip_stop[0].properties.key;
+    // A stored child that its update rule would refuse, put there behind the API's back.
+    await t.dataSource.query(`UPDATE trip_stop SET place = $1 WHERE key = $2`, [
+      CLOSED_PLACE,
+      stopKey,
+    ]);
+
+    await post(`/rest/entity/trip/${created.key}`, { properties: { title: 'Renamed' } }).expect(
+      200,
+    );
+    const { body: failed } = await post(`/rest/entity/trip/${created.key}`, {
+      children: { trip_trip_stop: [{ properties: { key: stopKey } }] },
+    }).expect(424);
+    expect(failed).toMatchObject({
+      eventName: 'onBeforeUpdate',
+      childEntityName: 'trip_stop',
+      childPropertyName: 'place',
+      childEntityIndex: 0,
+    });
+  });
+
+  it('answers 500 {detail} without internals when a hook fails unexpectedly, and keeps the row', async () => {
+    const { body: created } = await post('/rest/entity/trip', {
+      properties: { title: 'Buggy' },
+    }).expect(200);
+    const { body } = await request(t.http)
+      .delete(`/rest/entity/trip/${created.key}`)
+      .set('X-API-Key', key)
+      .expect(500);
+    expect(body).toEqual({ detail: expect.stringMatching(/^Internal server error \(request id /) });
+    expect(JSON.stringify(body)).not.toMatch(/secret|postgres/);
+    await read(created.key);
   });
 });

@@ -19,7 +19,7 @@ describe('statements per entity operation', () => {
 
   beforeAll(async () => {
     // A long API-key cache keeps authentication out of the counts after the first request.
-    t = await createTestApp({ API_KEY_CACHE_SECONDS: '300' });
+    t = await createTestApp({ API_KEY_CACHE_SECONDS: '30' });
     counter = StatementCounter.attach(t.dataSource);
     ({ key } = await apiKeyUser(t));
     accountKey = (await post('/rest/entity/account', { properties: { name: 'Counted' } })).body.key;

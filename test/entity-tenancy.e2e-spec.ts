@@ -85,7 +85,7 @@ describe('entity tenancy and system entity types', () => {
         .expect(200);
     });
 
-    it('refuses a short password with 424 naming it, and a password hash sent as a property', async () => {
+    it('refuses a short or missing password with 424 naming it, and a password hash sent as a property', async () => {
       const short = await as(demoAdmin.key)
         .post('/rest/entity/user', {
           properties: { user_name: `s_${Date.now()}`, full_name: 'S', password: 'short' },
@@ -101,6 +101,13 @@ describe('entity tenancy and system entity types', () => {
           properties: { user_name: `h_${Date.now()}`, full_name: 'H', password_hash: 'x' },
         })
         .expect(400);
+      const none = await as(demoAdmin.key)
+        .post('/rest/entity/user', { properties: { user_name: `n_${Date.now()}`, full_name: 'N' } })
+        .expect(424);
+      expect(none.body).toMatchObject({
+        propertyName: 'password',
+        detail: expect.stringMatching(/needs a password/),
+      });
     });
 
     it('may not be updated or deleted by non-admins', async () => {
@@ -112,7 +119,9 @@ describe('entity tenancy and system entity types', () => {
 
     it('answers 409 for a user name that is taken', async () => {
       const { body } = await as(demoAdmin.key)
-        .post('/rest/entity/user', { properties: { user_name: 'admin', full_name: 'Again' } })
+        .post('/rest/entity/user', {
+          properties: { user_name: 'admin', full_name: 'Again', password: 'again-pass-1' },
+        })
         .expect(409);
       expect(body.detail).toMatch(/user_name/);
     });
@@ -126,6 +135,10 @@ describe('entity tenancy and system entity types', () => {
     await as(demo.key)
       .post('/rest/entity/business_unit', { properties: { name: 'Nope' } })
       .expect(403);
+    await as(demo.key)
+      .post(`/rest/entity/business_unit/${created.body.key}`, { properties: { name: 'Nope' } })
+      .expect(403);
+    await as(demo.key).delete(`/rest/entity/business_unit/${created.body.key}`).expect(403);
     await as(other.key).get(`/rest/entity/business_unit/${created.body.key}`).expect(404);
   });
 

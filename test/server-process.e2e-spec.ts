@@ -5,7 +5,8 @@ import { AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { EMBEDDED_SOCKET_NAME } from '../src/database/embedded-postgres';
+import { Client } from 'pg';
+import { EMBEDDED_SOCKET_NAME, runningEmbeddedUrl } from '../src/database/embedded-postgres';
 import { assertBuilt, BUILT_SERVER, environmentWithout, runCli } from './helpers/child-process';
 
 const STARTUP_TIMEOUT_MS = 30_000;
@@ -122,6 +123,16 @@ describe('the built server as a process on its own embedded database', () => {
     });
 
   const socketPath = () => join(dataDir, EMBEDDED_SOCKET_NAME);
+  /** A query through the running server's private socket, as the admin CLI does. */
+  const queryEmbedded = async (sql: string) => {
+    const client = new Client({ connectionString: (await runningEmbeddedUrl(dataDir))! });
+    await client.connect();
+    try {
+      return (await client.query(sql)).rows;
+    } finally {
+      await client.end();
+    }
+  };
   const logIn = (user: string, password: string) =>
     request(server.url).post('/auth').send({ user, password });
 
@@ -134,6 +145,7 @@ describe('the built server as a process on its own embedded database', () => {
       ...environmentWithout('DATABASE_URL', 'ADMIN_PASSWORD', 'TEST_DATABASE_URL'),
       DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
+      DEMO_DATA: 'false',
     };
   });
 
@@ -151,6 +163,12 @@ describe('the built server as a process on its own embedded database', () => {
 
     const { body } = await logIn('admin', adminPassword).expect(200);
     expect(body.userName).toBe('admin');
+  });
+
+  step('seeds no demo data when DEMO_DATA is false', async () => {
+    expect(logMessages(server.output).join('\n')).not.toMatch(/Seeded demo data/);
+    const [{ accounts }] = await queryEmbedded(`SELECT count(*)::int AS accounts FROM account`);
+    expect(accounts).toBe(0);
   });
 
   step(

@@ -1,5 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ParseKeyPipe } from '../common/parse-key.pipe';
 import { RequestContext } from '../common/request-context';
 import { ApiKeyService } from './api-key.service';
 import { ApiKeyDto, CreateApiKeyDto, CreatedApiKeyDto } from './dto/api-key.dto';
@@ -34,7 +35,7 @@ export class ApiKeyController {
   @Delete(':id')
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Revoked: the key is refused from now on' })
-  revoke(@Param('id', ParseIntPipe) id: number): Promise<void> {
+  revoke(@Param('id', ParseKeyPipe) id: number): Promise<void> {
     return this.apiKeys.revoke(this.context.requireIdentity().userKey, id);
   }
 }

@@ -8,6 +8,9 @@ import { MIN_PASSWORD_LENGTH } from './user.service';
 @EntityHooks('user')
 export class UserHooks {
   onBeforeInsert(context: HookContext): Promise<void> {
+    if (context.entity.properties.password === undefined) {
+      throw new BusinessRuleError('A new user needs a password', { propertyName: 'password' });
+    }
     return this.hashPassword(context);
   }
 
@@ -22,9 +25,7 @@ export class UserHooks {
     if (typeof password !== 'string' || password.length < MIN_PASSWORD_LENGTH) {
       throw new BusinessRuleError(
         `The password must be at least ${MIN_PASSWORD_LENGTH} characters`,
-        {
-          propertyName: 'password',
-        },
+        { propertyName: 'password' },
       );
     }
     entity.properties.password_hash = await hashPassword(password);

@@ -14,6 +14,6 @@ describe('redactRequestUrl', () => {
     expect(redactRequestUrl({ url: '/rest/entity/account/1?myapiKey=x' }).url).toBe(
       '/rest/entity/account/1?myapiKey=x',
     );
-    expect(redactRequestUrl({}).url).toBeUndefined();
+    expect(redactRequestUrl<{ url?: string }>({}).url).toBeUndefined();
   });
 });

@@ -1,8 +1,9 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import type { EntityManager } from 'typeorm';
 import type { Identity } from '../common/identity';
 import { ENTITY_HOOKS } from './entity.decorators';
+import { EntityRegistry } from './entity.registry';
 import type { HookEvent } from './entity.errors';
 import type { EntityRecord } from './entity-record';
 
@@ -24,10 +25,13 @@ export type EntityHookSet = Partial<Record<HookEvent, (context: HookContext) => 
 
 /** The `@EntityHooks` providers, found at boot; at most one per entity type. */
 @Injectable()
-export class EntityHooksRegistry implements OnModuleInit {
+export class EntityHooksRegistry implements OnModuleInit, OnApplicationBootstrap {
   private readonly hooks = new Map<string, EntityHookSet>();
 
-  constructor(private readonly discovery: DiscoveryService) {}
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly registry: EntityRegistry,
+  ) {}
 
   onModuleInit(): void {
     for (const wrapper of this.discovery.getProviders()) {
@@ -39,6 +43,15 @@ export class EntityHooksRegistry implements OnModuleInit {
         throw new Error(`Two @EntityHooks providers for entity type ${entityName}`);
       }
       this.hooks.set(entityName, instance as EntityHookSet);
+    }
+  }
+
+  /** After every module's init, when the entity registry is complete: a typo fails the boot. */
+  onApplicationBootstrap(): void {
+    for (const entityName of this.hooks.keys()) {
+      if (!this.registry.find(entityName)) {
+        throw new Error(`@EntityHooks('${entityName}'): no entity type has that name`);
+      }
     }
   }
 

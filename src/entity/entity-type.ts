@@ -8,6 +8,8 @@ export interface PropertyDefinition {
   /** API name = column name. */
   name: string;
   type: PropertyType;
+  /** The PostgreSQL type a bound value is cast to where the statement needs one. */
+  castType: string;
   nullable: boolean;
   /** A value must be sent on create: not nullable, no default, not generated. */
   required: boolean;

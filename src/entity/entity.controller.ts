@@ -6,7 +6,6 @@ import {
   Headers,
   HttpCode,
   Param,
-  ParseIntPipe,
   Post,
   Res,
   UseGuards,
@@ -19,6 +18,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { ParseKeyPipe } from '../common/parse-key.pipe';
 import { RequireJsonGuard } from '../common/require-json.guard';
 import { EntityRecord } from './entity-record';
 import { EntityService, WriteResult } from './entity.service';
@@ -40,7 +40,7 @@ export class EntityController {
   })
   async read(
     @Param('name') name: string,
-    @Param('key', ParseIntPipe) key: number,
+    @Param('key', ParseKeyPipe) key: number,
     @Res({ passthrough: true }) response: Response,
   ): Promise<EntityRecord> {
     const { entity, etag } = await this.entities.read(name, key);
@@ -66,7 +66,7 @@ export class EntityController {
   @ApiFailedDependencyResponse({ description: 'A business rule failed (spec 2.4)' })
   update(
     @Param('name') name: string,
-    @Param('key', ParseIntPipe) key: number,
+    @Param('key', ParseKeyPipe) key: number,
     @Body() body: unknown,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
@@ -79,7 +79,7 @@ export class EntityController {
   @ApiFailedDependencyResponse({ description: 'A business rule failed (spec 2.4)' })
   delete(
     @Param('name') name: string,
-    @Param('key', ParseIntPipe) key: number,
+    @Param('key', ParseKeyPipe) key: number,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
     return this.entities.delete(name, key, ifMatch);

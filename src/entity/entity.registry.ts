@@ -36,6 +36,19 @@ const COLUMN_TYPES: Record<string, PropertyType> = {
   enum: 'string',
 };
 
+/** The PostgreSQL type a bound value is cast to, per API type (enums and json aside). */
+const CAST_TYPES: Record<PropertyType, string> = {
+  integer: 'int4',
+  bigint: 'int8',
+  decimal: 'numeric',
+  string: 'text',
+  boolean: 'bool',
+  datetime: 'timestamptz',
+  date: 'date',
+  uuid: 'uuid',
+  json: 'jsonb',
+};
+
 /**
  * Every entity type of the API, built once at boot from TypeORM's metadata and the
  * `@BusinessEntity` / `@ChildGroup` / `@Computed` decorators. The entity API, FETCH and
@@ -88,6 +101,11 @@ export class EntityRegistry implements OnModuleInit {
         );
       }
       const column = relation.joinColumns[0].databaseName;
+      if (column !== `id_${parent.name}`) {
+        throw new Error(
+          `Child ${child.name} of ${parent.name} links to it through ${column}; name the column id_${parent.name}`,
+        );
+      }
       // The link to the parent is the engine's to set, like the system columns.
       child.properties.get(column)!.origin = 'parent';
       child.parent = { type: parent, column };
@@ -118,9 +136,11 @@ function propertiesOf(metadata: EntityMetadata): Map<string, PropertyDefinition>
   for (const column of metadata.columns) {
     const name = column.databaseName;
     if (properties.has(name)) continue;
+    const type = propertyType(column, metadata);
     properties.set(name, {
       name,
-      type: propertyType(column, metadata),
+      type,
+      castType: castType(column, metadata, type),
       nullable: column.isNullable,
       required: !column.isNullable && column.default === undefined && !column.isGenerated,
       origin: (SYSTEM_COLUMNS as readonly string[]).includes(name)
@@ -137,6 +157,16 @@ function propertiesOf(metadata: EntityMetadata): Map<string, PropertyDefinition>
     });
   }
   return properties;
+}
+
+/** The column's own type where the API type does not name it: enums, json beside jsonb. */
+function castType(column: ColumnMetadata, metadata: EntityMetadata, type: PropertyType): string {
+  if (column.enum) {
+    // TypeORM's name for an enum type unless the column names one.
+    const enumName = column.enumName ?? `${metadata.tableName}_${column.databaseName}_enum`;
+    return `"${enumName.replace(/"/g, '""')}"`;
+  }
+  return column.type === 'json' ? 'json' : CAST_TYPES[type];
 }
 
 function propertyType(column: ColumnMetadata, metadata: EntityMetadata): PropertyType {

@@ -86,7 +86,7 @@ export class EntityService {
       const stored = await this.lockForWrite(tx, type, key, ifMatch);
       const merged = mergeInto(stored, input, type.name);
       await checkLookups(this.store, this.registry, tx, type, input, this.scope());
-      await this.runHooks('onBeforeUpdate', type, merged, stored, tx, identity);
+      await this.runHooks('onBeforeUpdate', type, merged, stored, tx, identity, input);
       const context = { manager: tx, identity, scope: this.scope() };
       await this.writer.update(context, type, { merged, input, stored });
       return { operation: 'update', key };
@@ -131,9 +131,10 @@ export class EntityService {
     stored: EntityRecord | undefined,
     manager: EntityManager,
     identity: Identity,
+    carried?: EntityRecord,
   ): Promise<void> {
     try {
-      await this.hooks.run(event, type, entity, stored, { identity, manager });
+      await this.hooks.run(event, type, entity, stored, { identity, manager }, carried);
     } catch (error) {
       if (error instanceof BusinessRuleError)
         throw new HookFailedException(event, type.name, error);
@@ -183,7 +184,8 @@ export class EntityService {
  * their stored selves.
  */
 function mergeInto(stored: EntityRecord, input: EntityRecord, path: string): EntityRecord {
-  const children = { ...stored.children };
+  // A copy: hooks may change what they are given, and `stored` must stay as it was read.
+  const children = structuredClone(stored.children);
   for (const [group, list] of Object.entries(input.children)) {
     const storedByKey = new Map((stored.children[group] ?? []).map((c) => [c.properties.key, c]));
     children[group] = list.map((child, index) => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Identity } from '../common/identity';
-import { EntityType, PropertyType } from './entity-type';
+import { EntityType } from './entity-type';
 
 /** The caller's organization: every statement here is limited to it. */
 export interface Scope {
@@ -12,18 +12,6 @@ export interface ChildRow {
   key: number;
   properties: Record<string, unknown>;
 }
-
-const SQL_TYPES: Record<PropertyType, string> = {
-  integer: 'int4',
-  bigint: 'int8',
-  decimal: 'numeric',
-  string: 'text',
-  boolean: 'bool',
-  datetime: 'timestamptz',
-  date: 'date',
-  uuid: 'uuid',
-  json: 'jsonb',
-};
 
 const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
 
@@ -192,7 +180,7 @@ function selectList(type: EntityType): string {
 }
 
 function sqlTypeOf(type: EntityType, column: string): string {
-  return SQL_TYPES[type.properties.get(column)!.type];
+  return type.properties.get(column)!.castType;
 }
 
 /** Timestamps leave as ISO 8601 text, the form clients send and hooks compare. */

@@ -14,7 +14,8 @@ export interface HookRun {
 /**
  * Runs the hooks of an entity and its children, children first (so a parent's rule can
  * use what its children's rules computed). A child's failure is reported on the parent
- * with the child group, type, property and index filled in.
+ * with the child group, type, property and index filled in. On update, only the child
+ * groups the request carries (`carried`) are visited: the others are not written.
  */
 @Injectable()
 export class HookRunner {
@@ -26,8 +27,10 @@ export class HookRunner {
     entity: EntityRecord,
     stored: EntityRecord | undefined,
     run: HookRun,
+    carried: EntityRecord = entity,
   ): Promise<void> {
     for (const group of type.childGroups) {
+      if (event === 'onBeforeUpdate' && !(group.name in carried.children)) continue;
       const incoming = entity.children[group.name] ?? [];
       const storedChildren = stored?.children[group.name] ?? [];
       const storedByKey = new Map(storedChildren.map((c) => [c.properties.key, c]));
@@ -35,8 +38,9 @@ export class HookRunner {
         const previous = storedByKey.get(child.properties.key);
         const childEvent: HookEvent =
           event === 'onBeforeDelete' ? event : previous ? 'onBeforeUpdate' : 'onBeforeInsert';
+        const carriedChild = carried.children[group.name]?.[index] ?? child;
         await this.runChild(group.name, group.child, index, () =>
-          this.run(childEvent, group.child, child, previous, run),
+          this.run(childEvent, group.child, child, previous, run, carriedChild),
         );
       }
       if (event !== 'onBeforeUpdate') continue;

@@ -38,10 +38,18 @@ export async function createTestApp(
       {
         bodyParser: false,
         logger: false,
+        // Throw instead of exiting the test process when a module fails to build.
+        abortOnError: false,
       },
     );
     configureApp(app, validateEnvironment(process.env));
-    await app.init();
+    try {
+      await app.init();
+    } catch (error) {
+      // A boot that fails (on purpose, in some tests) must not leave its pool open.
+      await app.close().catch(() => undefined);
+      throw error;
+    }
     return {
       app,
       http: app.getHttpServer(),
