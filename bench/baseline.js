@@ -541,6 +541,25 @@ async function createInvoice(request, response) {
   sendJson(response, 200, { operation: 'insert', key });
 }
 
+/**
+ * POST /rest/fetch/parse's baseline: the same authentication and body handling, then
+ * the query text echoed back, without parsing it (issue 4 measures the parser against
+ * an echo of the same body).
+ */
+async function echoFetchText(request, response) {
+  const identity = await authenticate(request, response);
+  if (!identity) throw new HttpError(401, { detail: 'Authentication required' });
+  if (!/^text\/plain\b/i.test(request.headers['content-type'] ?? '')) {
+    throw new HttpError(415, { detail: 'Content-Type must be text/plain' });
+  }
+  const text = await readBody(request);
+  response.writeHead(200, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+  });
+  response.end(text);
+}
+
 function sendJson(response, status, value) {
   const body = JSON.stringify(value);
   response.writeHead(status, {
@@ -561,6 +580,7 @@ const ROUTES = {
     sendJson(response, 200, describe(request, identity));
   },
   'POST /rest/entity/invoice': createInvoice,
+  'POST /rest/fetch/parse': echoFetchText,
 };
 
 /** Routes with a path parameter: [method, pattern, handler(request, response, ...groups)]. */

@@ -240,7 +240,7 @@ async function checkResponses(scenarios, ctx, app, baseline) {
         ['app', a],
         ['baseline', b],
       ]) {
-        if (!scenario.verify(response.text)) {
+        if (!verifierOf(scenario, label)(response.text)) {
           throw new Error(`${scenario.name}: ${label}'s body fails verify: ${response.text}`);
         }
       }
@@ -261,7 +261,15 @@ async function checkResponses(scenarios, ctx, app, baseline) {
  * fractional milliseconds: autocannon's own histogram truncates to whole milliseconds,
  * too coarse for sub-millisecond answers.
  */
-function cannon(server, req, seconds, { expectBody, verify }) {
+/** The scenario's body check for a server: `verifyBaseline` (when given) for the baseline. */
+function verifierOf(scenario, label) {
+  const forBaseline = label.startsWith('baseline') && scenario.verifyBaseline;
+  return forBaseline || scenario.verify;
+}
+
+function cannon(server, req, seconds, scenario) {
+  const { expectBody } = scenario;
+  const verify = scenario.verify && verifierOf(scenario, server.label);
   return new Promise((resolvePromise, reject) => {
     const latencies = [];
     const instance = autocannon(
@@ -361,7 +369,7 @@ async function countStatements(server, scenario, ctx) {
     if (response.status < 200 || response.status >= 300) {
       throw new Error(`${scenario.name} on ${server.label}: ${response.status} ${response.text}`);
     }
-    if (scenario.verify && !scenario.verify(response.text)) {
+    if (scenario.verify && !verifierOf(scenario, server.label)(response.text)) {
       throw new Error(`${scenario.name} on ${server.label}: unexpected body ${response.text}`);
     }
   }

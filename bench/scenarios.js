@@ -16,6 +16,8 @@
  *   verify      optional (text) => boolean, for answers that differ per request (sameBody:
  *               false): both servers' first answer must pass it, and every benchmarked
  *               response too (autocannon verifyBody; a failure counts as a mismatch)
+ *   verifyBaseline optional: the baseline's own check, where it answers differently on
+ *               purpose (an echo); `verify` is then the app's
  *   sameHeaders optional list of response headers both servers must send with equal values
  */
 
@@ -70,6 +72,11 @@ function invoiceLines(productKeys, count) {
 
 const WRITE_RESULT = /^\{"operation":"insert","key":\d+\}$/;
 
+/** The parser benchmark's query, and the tree the app must answer with. */
+const { QUERY: FETCH_QUERY } = require('./fetch-parser');
+const { parseFetch } = require('../dist/src/fetch/fetch.parser');
+const FETCH_TREE = JSON.stringify({ fetch: [parseFetch(FETCH_QUERY)] });
+
 module.exports = [
   {
     name: 'GET /auth (session cookie)',
@@ -120,5 +127,16 @@ module.exports = [
     async setup(ctx) {
       await benchRows(ctx);
     },
+  },
+  {
+    // Against an echo of the same body: what parsing (and Nest) add to a bare server.
+    name: 'POST /rest/fetch/parse (360-byte query)',
+    method: 'POST',
+    path: '/rest/fetch/parse',
+    headers: (ctx) => ({ 'x-api-key': ctx.apiKey, 'content-type': 'text/plain' }),
+    body: FETCH_QUERY,
+    sameBody: false,
+    verify: (text) => text === FETCH_TREE,
+    verifyBaseline: (text) => text === FETCH_QUERY,
   },
 ];

@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import { closest, distance } from 'fastest-levenshtein';
+import { nearestName } from '../common/nearest-name';
 import { EntityType } from './entity-type';
 import { EntityRecord } from './entity-record';
 import { coerceValue } from './property-value';
@@ -99,7 +99,6 @@ function invalid(path: string, problem: string): BadRequestException {
 /** "; did you mean `x`?" for a near miss (at most 2 edits away), else nothing. */
 export function suggest(type: EntityType, name: string): string {
   const candidates = [...type.properties.values()].filter((p) => !p.hidden).map((p) => p.name);
-  if (candidates.length === 0) return '';
-  const best = closest(name, candidates);
-  return distance(name, best) <= 2 ? `; did you mean "${best}"?` : '';
+  const best = nearestName(name, candidates);
+  return best ? `; did you mean "${best}"?` : '';
 }

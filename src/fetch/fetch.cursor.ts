@@ -1,4 +1,4 @@
-import { distance } from 'fastest-levenshtein';
+import { nearestName } from '../common/nearest-name';
 import { FetchSyntaxError } from './fetch.errors';
 import { Token, tokenize } from './fetch.lexer';
 
@@ -11,7 +11,13 @@ export class TokenCursor {
   token: Token;
   private readonly tokens: Token[];
   private index = 0;
+  /**
+   * What was expected at the current token, kept unformatted and reset by a count: a
+   * parse makes hundreds of failed checks and needs their text only when it fails.
+   */
   private readonly expected: string[] = [];
+  private readonly quoted: boolean[] = [];
+  private expectedCount = 0;
 
   constructor(readonly source: string) {
     this.tokens = tokenize(source);
@@ -26,18 +32,22 @@ export class TokenCursor {
   advance(): Token {
     const current = this.token;
     if (this.index < this.tokens.length - 1) this.token = this.tokens[++this.index];
-    this.expected.length = 0;
+    this.expectedCount = 0;
     return current;
   }
 
   /** Notes something the grammar accepts here that no check names by itself. */
-  expect(what: string): void {
-    this.expected.push(what);
+  expect(what: string, quoted = false): void {
+    this.expected[this.expectedCount] = what;
+    this.quoted[this.expectedCount++] = quoted;
   }
 
   isKeyword(word: string, shown = word): boolean {
-    if (this.token.kind === 'ident' && this.token.upper === word) return true;
-    this.expected.push(`"${shown}"`);
+    const { token } = this;
+    if (token.kind === 'ident' && token.text.length === word.length && token.upper === word) {
+      return true;
+    }
+    this.expect(shown, true);
     return false;
   }
 
@@ -53,7 +63,7 @@ export class TokenCursor {
 
   isSymbol(symbol: string): boolean {
     if (this.token.kind === 'symbol' && this.token.text === symbol) return true;
-    this.expected.push(`"${symbol}"`);
+    this.expect(symbol, true);
     return false;
   }
 
@@ -70,7 +80,7 @@ export class TokenCursor {
   /** An identifier's text; `what` names it in the error ("an entity name"). */
   identifier(what: string): string {
     if (this.token.kind === 'ident') return this.advance().text;
-    this.expected.push(what);
+    this.expect(what);
     return this.fail();
   }
 
@@ -86,7 +96,7 @@ export class TokenCursor {
   integer(): number {
     const { kind, text, start } = this.token;
     if (kind !== 'number') {
-      this.expected.push('a non-negative integer');
+      this.expect('a non-negative integer');
       return this.fail();
     }
     if (!/^\d+$/.test(text)) {
@@ -101,7 +111,7 @@ export class TokenCursor {
 
   end(): void {
     if (this.token.kind === 'end') return;
-    this.expected.push('end of query');
+    this.expect('end of query');
     this.fail();
   }
 
@@ -109,7 +119,10 @@ export class TokenCursor {
   fail(): never {
     const { token } = this;
     if (token.kind === 'error') throw this.error(token.start, token.text);
-    const expected = [...new Set(this.expected)];
+    const shown = this.expected
+      .slice(0, this.expectedCount)
+      .map((what, i) => (this.quoted[i] ? `"${what}"` : what));
+    const expected = [...new Set(shown)];
     throw this.error(
       token.start,
       `expected ${listOf(expected)} but found ${describe(token)}${suggestion(token, expected)}`,
@@ -138,13 +151,11 @@ function describe(token: Token): string {
 /** A misspelt keyword (`LIMT`) gets the keyword it is closest to. */
 function suggestion(token: Token, expected: string[]): string {
   if (token.kind !== 'ident') return '';
-  const keywords = expected.filter((e) => /^"[A-Z_]+( [A-Z]+)?"$/.test(e));
-  let best: string | undefined;
-  let bestDistance = token.upper.length <= 4 ? 2 : 3;
-  for (const shown of keywords) {
-    const word = shown.slice(1, -1).split(' ')[0];
-    const d = distance(token.upper, word);
-    if (d > 0 && d < bestDistance) [best, bestDistance] = [shown, d];
-  }
-  return best ? ` (did you mean ${best}?)` : '';
+  const shownByWord = new Map(
+    expected
+      .filter((e) => /^"[A-Z_]+( [A-Z]+)?"$/.test(e))
+      .map((shown) => [shown.slice(1, -1).split(' ')[0], shown]),
+  );
+  const word = nearestName(token.upper, shownByWord.keys(), token.upper.length <= 4 ? 1 : 2);
+  return word ? ` (did you mean ${shownByWord.get(word)}?)` : '';
 }

@@ -195,10 +195,49 @@ describe('FETCH syntax errors', () => {
     );
   });
 
+  describe('the largest queries an attacker may send (64 KiB)', () => {
+    const LIMIT = 64 * 1024;
+    const fill = (head: string, part: (i: number) => string, tail: string, separator = ', ') => {
+      const parts: string[] = [];
+      let length = head.length + tail.length;
+      for (let i = 0; length < LIMIT - 40; i++) {
+        parts.push(part(i));
+        length += parts[i].length + separator.length;
+      }
+      return head + parts.join(separator) + tail;
+    };
+    const worstCases: [string, string][] = [
+      [
+        'GROUP BY an unknown long name among thousands of items',
+        fill('FETCH e (', (i) => `a${i}`, `) GROUP BY ${'z'.repeat(LIMIT / 3)}`),
+      ],
+      ['one huge identifier', `FETCH ${'e'.repeat(LIMIT - 20)} (x)`],
+      ['a huge IN list', fill('FETCH e (x) WHERE a IN (', () => '1', ')')],
+      ['thousands of conditions', fill('FETCH e (x) WHERE ', (i) => `a${i} = ${i}`, '', ' AND ')],
+      [
+        'thousands of aliases, the last one taken twice',
+        fill('FETCH e (', (i) => `a AS x${i % 5000}`, ')'),
+      ],
+      ['a misspelt keyword the size of the query', `FETCH e (x) ${'L'.repeat(LIMIT - 20)} 1`],
+    ];
+
+    it.each(worstCases)('answers %s in bounded time', (_, text) => {
+      expect(text.length).toBeLessThanOrEqual(LIMIT);
+      const started = performance.now();
+      try {
+        parseFetch(text);
+      } catch (error) {
+        expect(error).toBeInstanceOf(FetchSyntaxError);
+      }
+      expect(performance.now() - started).toBeLessThan(1000);
+    });
+  });
+
   describe('nesting', () => {
     const parentheses = (depth: number) =>
       `FETCH e (x) WHERE ${'('.repeat(depth)}a = 1${')'.repeat(depth)}`;
-    const links = (depth: number) => `FETCH e (x) ${'{ l TO t '.repeat(depth)}${'}'.repeat(depth)}`;
+    const links = (depth: number) =>
+      `FETCH e (x) ${Array.from({ length: depth }, (_, i) => `{ l${i} TO t `).join('')}${'}'.repeat(depth)}`;
 
     it('accepts 32 levels of parentheses and refuses 33', () => {
       expect(() => parseFetch(parentheses(32))).not.toThrow();
@@ -215,7 +254,7 @@ describe('FETCH syntax errors', () => {
 
     it('accepts links 10 deep and refuses 11', () => {
       expect(() => parseFetch(links(10))).not.toThrow();
-      expect(detail(links(11))).toBe('line 1, column 103: links are nested deeper than 10');
+      expect(detail(links(11))).toBe('line 1, column 113: links are nested deeper than 10');
     });
 
     it('fails fast on deep nesting far beyond the limits', () => {
@@ -266,7 +305,25 @@ describe('FETCH syntax errors', () => {
         'line 1, column 36: link alias "k" is used twice',
       );
       expect(detail('FETCH e (x) { c TO t (n) } { c FROM f TO key (n) }')).toBe(
-        'line 1, column 47: two selected items are both named "c.n" in the result: give one an alias',
+        'line 1, column 28: two links are named "c": give one an alias (AS …)',
+      );
+      expect(detail('FETCH e (x) { c TO t (n) } { d AS c TO u (m) }')).toBe(
+        'line 1, column 35: link alias "c" is used twice',
+      );
+    });
+
+    it('refuses a qualified column that names no link, or an EXISTS link from outside', () => {
+      expect(detail('FETCH e (x, zz.name) { account AS acc TO id_account }')).toBe(
+        'line 1, column 13: "zz" in "zz.name" names no link of the query',
+      );
+      expect(detail('FETCH e (x) { account AS acc TO t } WHERE ac.name = 1')).toBe(
+        'line 1, column 43: "ac" in "ac.name" names no link of the query (did you mean "acc"?)',
+      );
+      expect(detail('FETCH e (l.x) { t AS l EXISTS TO k }')).toBe(
+        'line 1, column 10: "l.x" is a column of an EXISTS link, which joins no rows: use it inside that link',
+      );
+      expect(detail('FETCH e (x) { t AS l EXISTS TO k WHERE l.y = 1 } WHERE l.y = 2')).toBe(
+        'line 1, column 56: "l.y" is a column of an EXISTS link, which joins no rows: use it inside that link',
       );
     });
 

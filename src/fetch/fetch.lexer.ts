@@ -5,20 +5,40 @@
  */
 export type TokenKind = 'ident' | 'number' | 'string' | 'symbol' | 'end' | 'error';
 
-export interface Token {
-  kind: TokenKind;
-  /** The source text; an error token's reason. */
-  text: string;
-  /** Upper-cased identifier text, for keyword checks ('' for other kinds). */
-  upper: string;
+export class Token {
   /** A string token's value, with `''` unescaped. */
-  value: string;
-  /** Offset of the first character in the source. */
-  start: number;
+  value = '';
+  private upperText: string | undefined;
+
+  constructor(
+    readonly kind: TokenKind,
+    /** The source text; an error token's reason. */
+    readonly text: string,
+    /** Offset of the first character in the source. */
+    readonly start: number,
+    upper?: string,
+  ) {
+    this.upperText = upper;
+  }
+
+  /**
+   * Upper-cased identifier text for keyword checks ('' for other kinds), made on first
+   * use: most identifiers are names that no keyword check ever reaches.
+   */
+  get upper(): string {
+    return (this.upperText ??= this.kind === 'ident' ? this.text.toUpperCase() : '');
+  }
 }
 
-const SYMBOLS = new Set(['(', ')', '{', '}', ',', '.', '*', ';', '=', '<', '>']);
-const TWO_CHAR_SYMBOLS = new Set(['<=', '>=', '<>', '!=']);
+/** Character codes of the one-character symbols `( ) { } , . * ; = < >`. */
+const SYMBOLS = new Set([...'(){},.*;=<>'].map((c) => c.charCodeAt(0)));
+const [LESS, GREATER, EQUALS, BANG] = ['<', '>', '=', '!'].map((c) => c.charCodeAt(0));
+
+/** `<=`, `>=`, `<>` and `!=`, checked by code: the lexer runs once per character. */
+function isTwoCharSymbol(c: number, next: number): boolean {
+  if (next === EQUALS) return c === LESS || c === GREATER || c === BANG;
+  return c === LESS && next === GREATER;
+}
 
 /**
  * The whole token list, ending in an `end` token, or in an `error` token at the first
@@ -33,10 +53,15 @@ export function tokenize(source: string): Token[] {
     const start = i;
     const c = source.charCodeAt(i);
     if (isIdentStart(c)) {
-      i++;
-      while (i < length && isIdentPart(source.charCodeAt(i))) i++;
+      let lower = c >= 97;
+      for (i++; i < length; i++) {
+        const d = source.charCodeAt(i);
+        if (!isIdentPart(d)) break;
+        if (d >= 97) lower = true;
+      }
       const text = source.slice(start, i);
-      tokens.push(token('ident', text, start, text.toUpperCase()));
+      // Keywords are mostly written upper-case: such a token is its own upper case.
+      tokens.push(new Token('ident', text, start, lower ? undefined : text));
     } else if (isDigit(c) || (c === MINUS && isDigit(source.charCodeAt(i + 1)))) {
       i = scanNumber(source, i + 1);
       tokens.push(token('number', source.slice(start, i), start));
@@ -51,10 +76,10 @@ export function tokenize(source: string): Token[] {
       const string = token('string', text, start);
       string.value = text.slice(1, -1).replaceAll("''", "'");
       tokens.push(string);
-    } else if (TWO_CHAR_SYMBOLS.has(source.slice(i, i + 2))) {
+    } else if (isTwoCharSymbol(c, source.charCodeAt(i + 1))) {
       i += 2;
       tokens.push(token('symbol', source.slice(start, i), start));
-    } else if (SYMBOLS.has(source[i])) {
+    } else if (SYMBOLS.has(c)) {
       i++;
       tokens.push(token('symbol', source[start], start));
     } else {
@@ -73,8 +98,8 @@ const DOT = 46;
 const NEWLINE = 10;
 const RETURN = 13;
 
-function token(kind: TokenKind, text: string, start: number, upper = ''): Token {
-  return { kind, text, upper, value: '', start };
+function token(kind: TokenKind, text: string, start: number): Token {
+  return new Token(kind, text, start);
 }
 
 /** Skips whitespace and `-- line comments`. */

@@ -331,7 +331,8 @@ WHERE name LIKE 'A%' ORDER BY name LIMIT 10`;
     });
 
     it('reads qualified columns in conditions', () => {
-      expect(condition('c.name = 1')).toEqual({ property: 'c.name', operator: 'eq', value: 1 });
+      const { filter } = parseFetch('FETCH e (x) { c TO t } WHERE c.name = 1');
+      expect(filter![0].conditions![0]).toEqual({ property: 'c.name', operator: 'eq', value: 1 });
     });
   });
 

@@ -1,4 +1,4 @@
-import { closest, distance } from 'fastest-levenshtein';
+import { nearestName } from '../common/nearest-name';
 import { parseCondition } from './fetch.conditions';
 import { TokenCursor } from './fetch.cursor';
 import { FetchSyntaxError } from './fetch.errors';
@@ -51,8 +51,8 @@ class FetchParser {
   private linkDepth = 0;
   private parentheses = 0;
   /** Where tree nodes start in the text, to place the validation's findings. */
-  private readonly starts = new WeakMap<object, number>();
-  private readonly aliasStarts = new WeakMap<object, number>();
+  private readonly starts = new Map<object, number>();
+  private readonly aliasStarts = new Map<object, number>();
 
   constructor(
     private readonly source: string,
@@ -203,7 +203,12 @@ class FetchParser {
 
   private primary(): Expression {
     const { t } = this;
-    if (!t.isSymbol('(')) return parseCondition(t);
+    if (!t.isSymbol('(')) {
+      const start = t.token.start;
+      const condition = parseCondition(t);
+      this.starts.set(condition, start);
+      return condition;
+    }
     if (++this.parentheses > this.limits.parenthesesDepth) {
       throw t.error(
         t.token.start,
@@ -313,7 +318,7 @@ function unknownGroupName(name: string, items: SelectedItem[], names: string[]):
     return `"${name}" is selected as "${column.item.alias}": GROUP BY "${column.item.alias}"`;
   }
   if (column) return `"${name}" is a linked column: give it an alias (AS …) and GROUP BY that`;
-  const near = names.length > 0 ? closest(name, names) : undefined;
-  const hint = near && distance(name, near) <= 2 ? ` (did you mean "${near}"?)` : '';
+  const near = nearestName(name, names);
+  const hint = near ? ` (did you mean "${near}"?)` : '';
   return `"${name}" in GROUP BY is not a selected column or alias${hint}`;
 }

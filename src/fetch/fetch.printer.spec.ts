@@ -80,7 +80,7 @@ describe('printFetch', () => {
       'a <> CURRENT_ORGANIZATION',
       'c.a = 1',
     ];
-    const text = `FETCH e (x) WHERE ${conditions.join(' AND ')}`;
+    const text = `FETCH e (x) { c TO t } WHERE ${conditions.join(' AND ')}`;
     expect(canonical(text)).toBe(text);
   });
 

@@ -16,8 +16,9 @@ import {
 
 /**
  * Canonical FETCH text for a tree, on one line: keywords upper-case, defaults (INNER,
- * ASC) left out, OFFSET before LIMIT. For a tree without validation problems,
- * `parseFetch(printFetch(tree))` equals the tree.
+ * ASC) left out, OFFSET before LIMIT. For a tree the parser made (or any tree in its
+ * canonical form), `parseFetch(printFetch(tree))` equals the tree; another valid tree
+ * reads back as the same query in canonical form.
  */
 export function printFetch(query: EntityQuery): string {
   const parts = ['FETCH', query.entity, select(query.properties ?? [])];

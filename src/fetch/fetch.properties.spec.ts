@@ -179,7 +179,9 @@ function makeValid(query: EntityQuery): EntityQuery {
       linkAliases(l);
     });
   linkAliases(query);
-  uniqueLinkAliases(query, new Set(), fresh);
+  const linkNames: string[] = [];
+  uniqueLinkNames(query, new Set(), fresh, linkNames);
+  qualifyByLinks(query, linkNames);
   const aggregated = items.some(({ item }) => item.aggregate);
   for (const selected of items) {
     const { item } = selected;
@@ -210,12 +212,39 @@ function stripExistsSelects(entity: EntityQuery, inExists: boolean): void {
   }
 }
 
-function uniqueLinkAliases(entity: EntityQuery, seen: Set<string>, fresh: () => string): void {
+/** Each link gets a name of its own (alias, else entity); `joined` lists the non-EXISTS ones. */
+function uniqueLinkNames(
+  entity: EntityQuery,
+  seen: Set<string>,
+  fresh: () => string,
+  joined: string[],
+): void {
   for (const link of entity.links ?? []) {
-    if (link.alias !== undefined && seen.has(link.alias)) link.alias = fresh();
-    if (link.alias !== undefined) seen.add(link.alias);
-    uniqueLinkAliases(link, seen, fresh);
+    if (seen.has(link.alias ?? link.entity)) link.alias = fresh();
+    seen.add(link.alias ?? link.entity);
+    if (!link.linkType?.includes('exists')) joined.push(link.alias ?? link.entity);
+    uniqueLinkNames(link, seen, fresh, joined);
   }
+}
+
+/** A qualified column must name a joined link: point it at one, or drop the qualifier. */
+function qualifyByLinks(entity: EntityQuery, joined: string[]): void {
+  const requalify = (column: string): string => {
+    const dot = column.indexOf('.');
+    if (dot < 0) return column;
+    const [qualifier, property] = [column.slice(0, dot), column.slice(dot + 1)];
+    if (joined.includes(qualifier)) return column;
+    return joined.length > 0 ? `${joined[qualifier.length % joined.length]}.${property}` : property;
+  };
+  for (const item of entity.properties ?? []) item.property = requalify(item.property);
+  const groups = [...(entity.filter ?? [])];
+  for (const group of groups) {
+    for (const condition of group.conditions ?? []) {
+      condition.property = requalify(condition.property);
+    }
+    groups.push(...(group.filter ?? []));
+  }
+  for (const link of entity.links ?? []) qualifyByLinks(link, joined);
 }
 
 /** Tokens and fragments that make random text look like FETCH often enough to go deep. */

@@ -41,7 +41,9 @@ describe('fetchProblems', () => {
               { property: 'status', operator: 'in', value: ['paid', 'issued'] },
               { property: 'issue_date', operator: 'last-x-days', value: 30 },
             ],
-            filter: [{ type: 'And', conditions: [{ property: 'a.b', operator: 'eq-userid' }] }],
+            filter: [
+              { type: 'And', conditions: [{ property: 'account.id_user', operator: 'eq-userid' }] },
+            ],
           },
         ],
         orderBy: [{ name: 'm', asc: true }],
@@ -102,9 +104,12 @@ describe('fetchProblems', () => {
     expect(reasons(withItems({ property: 'x', aggregate: 'sum', groupBy: true }))).toEqual([
       'an aggregate cannot be in GROUP BY',
     ]);
-    expect(reasons(withItems({ property: 'c.x', groupBy: true }))).toEqual([
-      'only an aliased item or a root column can be in GROUP BY',
-    ]);
+    expect(
+      reasons({
+        ...withItems({ property: 'c.x', groupBy: true }),
+        links: [{ entity: 'c', to: 't' }],
+      }),
+    ).toEqual(['only an aliased item or a root column can be in GROUP BY']);
     expect(reasons(withItems({ property: 'x' }, { property: 'y', aggregate: 'max' }))).toEqual([
       '"x" must be in GROUP BY or aggregated, as the query has an aggregate',
     ]);
@@ -124,6 +129,33 @@ describe('fetchProblems', () => {
         withLinks({ entity: 'l', alias: 'k', to: 't' }, { entity: 'm', alias: 'k', to: 't' }),
       ),
     ).toEqual(['link alias "k" is used twice']);
+  });
+
+  it('checks that links have one name each and that qualified columns name a link', () => {
+    expect(
+      reasons(withLinks({ entity: 'l', to: 't' }, { entity: 'l', from: 'f', to: 'k' })),
+    ).toEqual(['two links are named "l": give one an alias (AS …)']);
+    expect(
+      reasons({
+        ...withItems({ property: 'l.x' }, { property: 'other.y' }),
+        links: [{ entity: 'l', alias: 'k', to: 't' }],
+      }),
+    ).toEqual([
+      '"l" in "l.x" names no link of the query (did you mean "k"?)',
+      '"other" in "other.y" names no link of the query',
+    ]);
+    const exists: LinkQuery = {
+      entity: 'l',
+      to: 't',
+      linkType: 'not-exists',
+      filter: [{ type: 'And', conditions: [{ property: 'l.y', operator: 'null' }] }],
+    };
+    expect(reasons({ ...withItems({ property: 'x' }), links: [exists] })).toEqual([]);
+    expect(
+      reasons({ ...withCondition({ property: 'l.y', operator: 'null' }), links: [exists] }),
+    ).toEqual([
+      '"l.y" is a column of an EXISTS link, which joins no rows: use it inside that link',
+    ]);
   });
 
   it('checks link types and that EXISTS links select nothing', () => {
@@ -174,7 +206,7 @@ describe('fetchProblems', () => {
 
   it('checks the depth of links and filter groups', () => {
     let link: LinkQuery = { entity: 'l', to: 't' };
-    for (let i = 0; i < 10; i++) link = { entity: 'l', to: 't', links: [link] };
+    for (let i = 0; i < 10; i++) link = { entity: `l${i}`, to: 't', links: [link] };
     expect(reasons(withLinks(link))).toEqual(['links are nested deeper than 10']);
     let group: FilterGroup = { type: 'And', conditions: [{ property: 'a', operator: 'null' }] };
     for (let i = 0; i < 33; i++) group = { type: 'And', filter: [group] };

@@ -1,3 +1,4 @@
+import { nearestName } from '../common/nearest-name';
 import { isDate } from './fetch.conditions';
 import { groupName, resultKey, SelectedItem, selectedItems } from './fetch.keys';
 import {
@@ -16,7 +17,8 @@ import {
 /**
  * Rules a tree must follow whatever the schema: the parser applies them to every query
  * it reads, and a tree that arrives as JSON needs them too. A tree without problems
- * prints as FETCH text that parses back to the same tree.
+ * prints as FETCH text; that text parses back to the same tree when the tree is in the
+ * parser's canonical form (groups flattened, `asc` only when true, one top-level group).
  */
 export interface FetchLimits {
   linkDepth: number;
@@ -34,15 +36,20 @@ export interface FetchProblem {
   reason: string;
 }
 
-export function* fetchProblems(
+/** Every problem of the tree, in no particular order (the parser reports the first in the text). */
+export function fetchProblems(
   query: EntityQuery,
   limits: FetchLimits = FETCH_LIMITS,
-): Generator<FetchProblem> {
-  if (!query.properties) yield { node: query, reason: 'the query has no select list' };
-  yield* entityProblems(query, 0, limits);
+): FetchProblem[] {
+  // Plain functions pushing to one list: generators made validation a quarter of a parse.
+  const problems: FetchProblem[] = [];
+  if (!query.properties) problems.push({ node: query, reason: 'the query has no select list' });
+  entityProblems(problems, query, 0, limits);
   const items = selectedItems(query);
-  yield* groupingProblems(items);
-  yield* keyProblems(query, items);
+  groupingProblems(problems, items);
+  referenceProblems(problems, query);
+  keyProblems(problems, items);
+  return problems;
 }
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -52,95 +59,104 @@ const isIdent = (value: unknown) => typeof value === 'string' && IDENT.test(valu
 const isColumn = (value: unknown) => typeof value === 'string' && COLUMN.test(value);
 const quote = (value: unknown) => JSON.stringify(value)?.slice(0, 60) ?? String(value);
 
-function* entityProblems(
+function entityProblems(
+  problems: FetchProblem[],
   entity: EntityQuery,
   depth: number,
   limits: FetchLimits,
-): Generator<FetchProblem> {
+): void {
   if (!isIdent(entity.entity)) {
-    yield { node: entity, reason: `${quote(entity.entity)} is not an entity name` };
+    problems.push({ node: entity, reason: `${quote(entity.entity)} is not an entity name` });
   }
-  if (entity.properties) yield* selectProblems(entity.properties);
-  for (const link of entity.links ?? []) yield* linkProblems(link, depth + 1, limits);
-  for (const group of entity.filter ?? []) yield* groupProblems(group, 0, limits);
+  if (entity.properties) selectProblems(problems, entity.properties);
+  for (const link of entity.links ?? []) linkProblems(problems, link, depth + 1, limits);
+  for (const group of entity.filter ?? []) groupProblems(problems, group, 0, limits);
   for (const order of entity.orderBy ?? []) {
-    if (!isIdent(order.name)) yield { node: order, reason: `cannot ORDER BY ${quote(order.name)}` };
+    if (!isIdent(order.name))
+      problems.push({ node: order, reason: `cannot ORDER BY ${quote(order.name)}` });
   }
   for (const key of ['offset', 'limit'] as const) {
     const value = entity[key];
     if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) {
-      yield { node: entity, reason: `${key.toUpperCase()} must be a non-negative integer` };
+      problems.push({
+        node: entity,
+        reason: `${key.toUpperCase()} must be a non-negative integer`,
+      });
     }
   }
 }
 
-function* selectProblems(items: PropertyItem[]): Generator<FetchProblem> {
-  if (items.length === 0) yield { node: items, reason: 'the select list is empty' };
+function selectProblems(problems: FetchProblem[], items: PropertyItem[]): void {
+  if (items.length === 0) problems.push({ node: items, reason: 'the select list is empty' });
   for (const item of items) {
     if (item.property === '*' && item.aggregate === undefined) {
       if (items.length > 1 || item.alias || item.dateGrouping || item.distinct) {
-        yield { node: item, reason: '* stands alone in its select list' };
+        problems.push({ node: item, reason: '* stands alone in its select list' });
       }
     } else {
-      yield* itemProblems(item);
+      itemProblems(problems, item);
     }
   }
 }
 
-function* itemProblems(item: PropertyItem): Generator<FetchProblem> {
+function itemProblems(problems: FetchProblem[], item: PropertyItem): void {
   const { property, aggregate, dateGrouping, alias } = item;
   if (aggregate === 'count') {
     if (property !== '*' || item.distinct) {
-      yield { node: item, reason: 'aggregate "count" is COUNT(*): its property is "*"' };
+      problems.push({ node: item, reason: 'aggregate "count" is COUNT(*): its property is "*"' });
     }
   } else if (!isColumn(property)) {
-    yield { node: item, reason: `${quote(property)} is not a column` };
+    problems.push({ node: item, reason: `${quote(property)} is not a column` });
   }
   if (aggregate !== undefined && !AGGREGATES.includes(aggregate)) {
-    yield { node: item, reason: `unknown aggregate ${quote(aggregate)}` };
+    problems.push({ node: item, reason: `unknown aggregate ${quote(aggregate)}` });
   }
   if (dateGrouping !== undefined && !DATE_GROUPINGS.includes(dateGrouping)) {
-    yield { node: item, reason: `unknown date grouping ${quote(dateGrouping)}` };
+    problems.push({ node: item, reason: `unknown date grouping ${quote(dateGrouping)}` });
   }
   if (aggregate && dateGrouping) {
-    yield { node: item, reason: 'an item cannot be both an aggregate and a date group' };
+    problems.push({ node: item, reason: 'an item cannot be both an aggregate and a date group' });
   }
   if (item.distinct && (!aggregate || aggregate === 'count')) {
-    yield { node: item, reason: 'DISTINCT needs an aggregate of a column' };
+    problems.push({ node: item, reason: 'DISTINCT needs an aggregate of a column' });
   }
   if (alias !== undefined && !isIdent(alias)) {
-    yield { node: item, field: 'alias', reason: `${quote(alias)} is not an alias` };
+    problems.push({ node: item, field: 'alias', reason: `${quote(alias)} is not an alias` });
   }
 }
 
-function* linkProblems(
+function linkProblems(
+  problems: FetchProblem[],
   link: LinkQuery,
   depth: number,
   limits: FetchLimits,
-): Generator<FetchProblem> {
+): void {
   if (depth > limits.linkDepth) {
-    yield { node: link, reason: `links are nested deeper than ${limits.linkDepth}` };
+    problems.push({ node: link, reason: `links are nested deeper than ${limits.linkDepth}` });
     return;
   }
   if (!isIdent(link.to))
-    yield { node: link, reason: `link TO ${quote(link.to)} is not a property` };
+    problems.push({ node: link, reason: `link TO ${quote(link.to)} is not a property` });
   if (link.from !== undefined && !isIdent(link.from)) {
-    yield { node: link, reason: `link FROM ${quote(link.from)} is not a property` };
+    problems.push({ node: link, reason: `link FROM ${quote(link.from)} is not a property` });
   }
   if (link.alias !== undefined && !isIdent(link.alias)) {
-    yield { node: link, field: 'alias', reason: `${quote(link.alias)} is not an alias` };
+    problems.push({ node: link, field: 'alias', reason: `${quote(link.alias)} is not an alias` });
   }
   if (link.linkType !== undefined && !LINK_TYPES.includes(link.linkType)) {
-    yield { node: link, reason: `unknown link type ${quote(link.linkType)}` };
+    problems.push({ node: link, reason: `unknown link type ${quote(link.linkType)}` });
   }
   if (link.linkType === 'exists' || link.linkType === 'not-exists') {
     const select = firstSelect(link);
     if (select) {
       const kind = link.linkType === 'exists' ? 'an EXISTS' : 'a NOT EXISTS';
-      yield { node: select, reason: `${kind} link selects no columns: remove this select list` };
+      problems.push({
+        node: select,
+        reason: `${kind} link selects no columns: remove this select list`,
+      });
     }
   }
-  yield* entityProblems(link, depth, limits);
+  entityProblems(problems, link, depth, limits);
 }
 
 /** EXISTS keeps each parent row once, so neither the link nor a link inside it selects. */
@@ -154,37 +170,44 @@ function firstSelect(entity: EntityQuery): PropertyItem[] | undefined {
 }
 
 /** `depth` counts the groups around this one: each needs a pair of parentheses. */
-function* groupProblems(
+function groupProblems(
+  problems: FetchProblem[],
   group: FilterGroup,
   depth: number,
   limits: FetchLimits,
-): Generator<FetchProblem> {
+): void {
   if (depth > limits.parenthesesDepth) {
-    yield { node: group, reason: `filters are nested deeper than ${limits.parenthesesDepth}` };
+    problems.push({
+      node: group,
+      reason: `filters are nested deeper than ${limits.parenthesesDepth}`,
+    });
     return;
   }
   if (group.type !== 'And' && group.type !== 'Or') {
-    yield {
+    problems.push({
       node: group,
       reason: `a filter group's type is "And" or "Or", not ${quote(group.type)}`,
-    };
+    });
   }
   if (!group.conditions?.length && !group.filter?.length) {
-    yield { node: group, reason: 'a filter group has no conditions' };
+    problems.push({ node: group, reason: 'a filter group has no conditions' });
   }
-  for (const condition of group.conditions ?? []) yield* conditionProblems(condition);
-  for (const inner of group.filter ?? []) yield* groupProblems(inner, depth + 1, limits);
+  for (const condition of group.conditions ?? []) conditionProblems(problems, condition);
+  for (const inner of group.filter ?? []) groupProblems(problems, inner, depth + 1, limits);
 }
 
-function* conditionProblems(condition: Condition): Generator<FetchProblem> {
+function conditionProblems(problems: FetchProblem[], condition: Condition): void {
   if (!isColumn(condition.property)) {
-    yield { node: condition, reason: `${quote(condition.property)} is not a column` };
+    problems.push({ node: condition, reason: `${quote(condition.property)} is not a column` });
   }
   const shape = valueShape(condition.operator);
   if (!shape) {
-    yield { node: condition, reason: `unknown operator ${quote(condition.operator)}` };
+    problems.push({ node: condition, reason: `unknown operator ${quote(condition.operator)}` });
   } else if (!fits(shape, condition.value)) {
-    yield { node: condition, reason: `operator ${condition.operator} ${SHAPE_RULES[shape]}` };
+    problems.push({
+      node: condition,
+      reason: `operator ${condition.operator} ${SHAPE_RULES[shape]}`,
+    });
   }
 }
 
@@ -227,29 +250,33 @@ function isScalar(value: unknown): boolean {
 }
 
 /** GROUP BY, as FetchXML's groupby flags: with an aggregate, every other item is grouped. */
-function* groupingProblems(items: SelectedItem[]): Generator<FetchProblem> {
+function groupingProblems(problems: FetchProblem[], items: SelectedItem[]): void {
   const aggregated = items.some(({ item }) => item.aggregate);
   for (const selected of items) {
     const { item } = selected;
     if (item.groupBy) {
-      if (item.aggregate) yield { node: item, reason: 'an aggregate cannot be in GROUP BY' };
+      if (item.aggregate)
+        problems.push({ node: item, reason: 'an aggregate cannot be in GROUP BY' });
       else if (groupName(selected) === undefined) {
-        yield { node: item, reason: 'only an aliased item or a root column can be in GROUP BY' };
+        problems.push({
+          node: item,
+          reason: 'only an aliased item or a root column can be in GROUP BY',
+        });
       }
     } else if (aggregated && !item.aggregate) {
-      yield {
+      problems.push({
         node: item,
         reason:
           item.property === '*'
             ? '* cannot be selected with an aggregate'
             : `"${resultKey(selected)}" must be in GROUP BY or aggregated, as the query has an aggregate`,
-      };
+      });
     }
   }
 }
 
 /** Result rows are flat (FETCH.md §2): two items with one key would overwrite each other. */
-function* keyProblems(query: EntityQuery, items: SelectedItem[]): Generator<FetchProblem> {
+function keyProblems(problems: FetchProblem[], items: SelectedItem[]): void {
   const seen = new Map<string, PropertyItem>();
   for (const selected of items) {
     const key = resultKey(selected);
@@ -258,24 +285,79 @@ function* keyProblems(query: EntityQuery, items: SelectedItem[]): Generator<Fetc
     if (!first) {
       seen.set(key, selected.item);
     } else if (first.alias && selected.item.alias) {
-      yield { node: selected.item, field: 'alias', reason: `alias "${key}" is used twice` };
+      problems.push({
+        node: selected.item,
+        field: 'alias',
+        reason: `alias "${key}" is used twice`,
+      });
     } else {
-      yield {
+      problems.push({
         node: selected.item,
         field: selected.item.alias ? 'alias' : undefined,
         reason: `two selected items are both named "${key}" in the result: give one an alias`,
-      };
+      });
     }
   }
-  const linkAliases = new Set<string>();
-  const visit = function* (entity: EntityQuery): Generator<FetchProblem> {
+}
+
+/**
+ * A link is named by its alias, else its entity (FETCH.md §2): `name.property` must name
+ * exactly one link, and not an EXISTS link from outside it, whose rows are never joined.
+ */
+function referenceProblems(problems: FetchProblem[], query: EntityQuery): void {
+  const links = new Map<string, LinkQuery>();
+  const name = (link: LinkQuery) => link.alias ?? link.entity;
+  const collect = (entity: EntityQuery): void => {
     for (const link of entity.links ?? []) {
-      if (link.alias !== undefined && linkAliases.has(link.alias)) {
-        yield { node: link, field: 'alias', reason: `link alias "${link.alias}" is used twice` };
+      if (!links.has(name(link))) links.set(name(link), link);
+      else if (link.alias !== undefined) {
+        problems.push({
+          node: link,
+          field: 'alias',
+          reason: `link alias "${link.alias}" is used twice`,
+        });
+      } else {
+        problems.push({
+          node: link,
+          reason: `two links are named "${link.entity}": give one an alias (AS …)`,
+        });
       }
-      if (link.alias !== undefined) linkAliases.add(link.alias);
-      yield* visit(link);
+      collect(link);
     }
   };
-  yield* visit(query);
+  collect(query);
+
+  const check = (node: object, column: unknown, enclosing: LinkQuery[]): void => {
+    if (!isColumn(column)) return;
+    const text = column as string;
+    const dot = text.indexOf('.');
+    if (dot < 0) return;
+    const qualifier = text.slice(0, dot);
+    const link = links.get(qualifier);
+    if (!link) {
+      const near = nearestName(qualifier, links.keys());
+      const hint = near ? ` (did you mean "${near}"?)` : '';
+      problems.push({
+        node,
+        reason: `"${qualifier}" in "${text}" names no link of the query${hint}`,
+      });
+    } else if (link.linkType?.includes('exists') && !enclosing.includes(link)) {
+      problems.push({
+        node,
+        reason: `"${text}" is a column of an EXISTS link, which joins no rows: use it inside that link`,
+      });
+    }
+  };
+  const visit = (entity: EntityQuery, enclosing: LinkQuery[]): void => {
+    for (const item of entity.properties ?? []) check(item, item.property, enclosing);
+    const groups = [...(entity.filter ?? [])];
+    for (const group of groups) {
+      for (const condition of group.conditions ?? []) {
+        check(condition, condition.property, enclosing);
+      }
+      groups.push(...(group.filter ?? []));
+    }
+    for (const link of entity.links ?? []) visit(link, [...enclosing, link]);
+  };
+  visit(query, []);
 }
