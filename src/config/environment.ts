@@ -28,6 +28,12 @@ export class Environment {
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL?: string;
   @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number = 10;
+  /**
+   * Every statement the server sends is cancelled after this long, FETCH queries and
+   * migrations at boot included (0: never). A PostgreSQL server setting: the embedded
+   * database cannot interrupt a statement.
+   */
+  @IsInt() @Min(0) STATEMENT_TIMEOUT_MS: number = 10_000;
   @IsString() DATA_DIR: string = './data';
 
   /** The same floor as any password (MIN_PASSWORD_LENGTH), checked before boot. */
@@ -42,6 +48,16 @@ export class Environment {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: string = 'info';
   /** Longest FETCH query text, in bytes; a longer body is 413. */
   @IsInt() @Min(1) @Max(16_777_216) FETCH_MAX_QUERY_BYTES: number = 65536;
+  /** FETCH: the rows a query without LIMIT returns at most. */
+  @IsInt() @Min(1) FETCH_DEFAULT_ROWS: number = 5000;
+  /** FETCH: the largest LIMIT a query (or a link) may ask for; above it is a 400. */
+  @IsInt() @Min(1) FETCH_MAX_ROWS: number = 50_000;
+  /** FETCH: how deep links may nest. */
+  @IsInt() @Min(1) @Max(32) FETCH_MAX_LINK_DEPTH: number = 10;
+  /** FETCH: the most values an IN list may hold. */
+  @IsInt() @Min(1) FETCH_MAX_IN_LIST: number = 1000;
+  /** FETCH: `X-Total-Count` counts at most this many rows, then says `<cap>+`. */
+  @IsInt() @Min(1) FETCH_COUNT_CAP: number = 10_000;
 
   /** Order of the authentication chain (spec 5.1), comma-separated. */
   @Matches(/^(api-key|session|refresh)(,(api-key|session|refresh))*$/, {
@@ -65,6 +81,9 @@ export function validateEnvironment(raw: Record<string, unknown>): Environment {
   if (errors.length > 0) {
     const problems = errors.flatMap((e) => Object.values(e.constraints ?? {}));
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  if (env.FETCH_DEFAULT_ROWS > env.FETCH_MAX_ROWS) {
+    throw new Error('Invalid configuration:\n  FETCH_DEFAULT_ROWS must not exceed FETCH_MAX_ROWS');
   }
   return env;
 }

@@ -6,10 +6,19 @@ import { AtriumNamingStrategy } from './naming.strategy';
 export interface DatabaseSettings {
   url: string;
   poolSize: number;
+  /**
+   * Every statement on these connections is cancelled after this long (0 or absent:
+   * never). The server sets it; the CLI and the migration tool run without one.
+   */
+  statementTimeoutMs?: number;
 }
 
 /** One place builds the TypeORM options, for the app, the CLI and the TypeORM tool. */
-export function buildDataSourceOptions({ url, poolSize }: DatabaseSettings): DataSourceOptions {
+export function buildDataSourceOptions({
+  url,
+  poolSize,
+  statementTimeoutMs,
+}: DatabaseSettings): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -19,6 +28,10 @@ export function buildDataSourceOptions({ url, poolSize }: DatabaseSettings): Dat
     migrationsTransactionMode: 'each',
     synchronize: false,
     poolSize,
-    extra: { connectionTimeoutMillis: 10_000 },
+    extra: {
+      connectionTimeoutMillis: 10_000,
+      // A connection parameter: no statement of its own per query (FETCH is one statement).
+      ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
+    },
   };
 }

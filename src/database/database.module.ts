@@ -20,6 +20,7 @@ export class DatabaseModule {
             ...buildDataSourceOptions({
               url: databaseUrl,
               poolSize: config.get('DATABASE_POOL_SIZE', { infer: true }),
+              statementTimeoutMs: config.get('STATEMENT_TIMEOUT_MS', { infer: true }),
             }),
             autoLoadEntities: true,
           }),

@@ -4,6 +4,19 @@ import type { WriteAccess } from './entity.decorators';
 export type PropertyType =
   'integer' | 'bigint' | 'decimal' | 'string' | 'boolean' | 'datetime' | 'date' | 'uuid' | 'json';
 
+/** The PostgreSQL type a bound value is cast to, per API type (enums and json aside). */
+export const CAST_TYPES: Record<PropertyType, string> = {
+  integer: 'int4',
+  bigint: 'int8',
+  decimal: 'numeric',
+  string: 'text',
+  boolean: 'bool',
+  datetime: 'timestamptz',
+  date: 'date',
+  uuid: 'uuid',
+  json: 'jsonb',
+};
+
 export interface PropertyDefinition {
   /** API name = column name. */
   name: string;

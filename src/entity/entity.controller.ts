@@ -8,7 +8,6 @@ import {
   Param,
   Post,
   Res,
-  UseGuards,
 } from '@nestjs/common';
 import {
   ApiFailedDependencyResponse,
@@ -19,7 +18,7 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ParseKeyPipe } from '../common/parse-key.pipe';
-import { RequireJsonGuard } from '../common/require-json.guard';
+import { RequireContentType } from '../common/content-type.guard';
 import { EntityRecord } from './entity-record';
 import { EntityService, WriteResult } from './entity.service';
 
@@ -50,7 +49,7 @@ export class EntityController {
 
   @Post(':name')
   @HttpCode(200)
-  @UseGuards(RequireJsonGuard)
+  @RequireContentType('application/json')
   @ApiOkResponse({ description: '{operation: "insert", key}' })
   @ApiFailedDependencyResponse({ description: 'A business rule failed (spec 2.4)' })
   create(@Param('name') name: string, @Body() body: unknown): Promise<WriteResult> {
@@ -59,7 +58,7 @@ export class EntityController {
 
   @Post(':name/:key')
   @HttpCode(200)
-  @UseGuards(RequireJsonGuard)
+  @RequireContentType('application/json')
   @ApiHeader(IF_MATCH)
   @ApiOkResponse({ description: '{operation: "update", key}' })
   @ApiPreconditionFailedResponse({ description: 'If-Match no longer matches' })

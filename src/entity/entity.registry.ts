@@ -8,7 +8,13 @@ import {
   CHILD_GROUPS,
   COMPUTED_PROPERTIES,
 } from './entity.decorators';
-import { EntityType, PropertyDefinition, PropertyType, SYSTEM_COLUMNS } from './entity-type';
+import {
+  CAST_TYPES,
+  EntityType,
+  PropertyDefinition,
+  PropertyType,
+  SYSTEM_COLUMNS,
+} from './entity-type';
 
 const COLUMN_TYPES: Record<string, PropertyType> = {
   bigint: 'bigint',
@@ -34,19 +40,6 @@ const COLUMN_TYPES: Record<string, PropertyType> = {
   json: 'json',
   jsonb: 'json',
   enum: 'string',
-};
-
-/** The PostgreSQL type a bound value is cast to, per API type (enums and json aside). */
-const CAST_TYPES: Record<PropertyType, string> = {
-  integer: 'int4',
-  bigint: 'int8',
-  decimal: 'numeric',
-  string: 'text',
-  boolean: 'bool',
-  datetime: 'timestamptz',
-  date: 'date',
-  uuid: 'uuid',
-  json: 'jsonb',
 };
 
 /**

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Identity } from '../common/identity';
+import { quoteIdentifier as quote } from '../database/sql';
 import { EntityType } from './entity-type';
 
 /** The caller's organization: every statement here is limited to it. */
@@ -12,8 +13,6 @@ export interface ChildRow {
   key: number;
   properties: Record<string, unknown>;
 }
-
-const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
 
 /**
  * Every SQL statement of the entity engine, built from the registry's identifiers

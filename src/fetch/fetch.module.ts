@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { FetchController } from './fetch.controller';
+import { FetchCursors } from './fetch.paging';
 import { FetchService } from './fetch.service';
 
-/** The FETCH query language: parsing now; compiling and running it come next. */
+/** The FETCH query language: parse, compile to one statement, run, describe. */
 @Module({
   controllers: [FetchController],
-  providers: [FetchService],
+  providers: [FetchService, FetchCursors],
   exports: [FetchService],
 })
 export class FetchModule {}

@@ -1,23 +1,146 @@
-import { Injectable } from '@nestjs/common';
+import { BadRequestException, Injectable, ServiceUnavailableException } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, QueryFailedError } from 'typeorm';
+import { RequestContext } from '../common/request-context';
+import { Environment } from '../config/environment';
+import { EntityRegistry } from '../entity/entity.registry';
+import { CompiledFetch, compileFetch, FetchLimits, HIDDEN, ResultColumn } from './fetch.compiler';
 import { FetchSyntaxError } from './fetch.errors';
 import { FetchSyntaxException } from './fetch.exceptions';
+import { queryFromJson } from './fetch.json';
+import { cursorBinding, FetchCursors } from './fetch.paging';
 import { parseFetch } from './fetch.parser';
+import { printFetch } from './fetch.printer';
 import { EntityQuery, FetchDocument } from './fetch.tree';
+import { FetchLimits as DepthLimits, FETCH_LIMITS } from './fetch.validation';
 
+/** A query as it arrives: FETCH text, or the JSON tree (FETCH.md §4). */
+export type FetchInput = { text: string } | { json: unknown };
+
+export interface FetchOptions {
+  /** `X-Fetch-Cursor`: the page after the one that cursor ended. */
+  cursor?: string;
+  /** `X-Fetch-Count: true`. */
+  count?: boolean;
+}
+
+export interface FetchResult {
+  rows: Record<string, unknown>[];
+  /** `X-Fetch-Next`, when the page is full and the order allows keyset paging. */
+  next?: string;
+  /** `X-Total-Count`: the count, or `<cap>+` beyond the cap. */
+  total?: string;
+  /** Milliseconds spent reading and compiling the query, and running it. */
+  timing: { compile: number; database: number };
+}
+
+/** The FETCH endpoints: parse, run (one statement), and describe a result's columns. */
 @Injectable()
 export class FetchService {
-  /** `POST /rest/fetch/parse`: the JSON tree of a FETCH text (spec 2.6). */
-  parse(text: string): FetchDocument {
-    return { fetch: [this.read(text)] };
+  private readonly limits: FetchLimits;
+  private readonly depth: DepthLimits;
+  private readonly timeoutMs: number;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly registry: EntityRegistry,
+    private readonly cursors: FetchCursors,
+    private readonly context: RequestContext,
+    config: ConfigService<Environment, true>,
+  ) {
+    const get = <K extends keyof Environment>(key: K) => config.get(key, { infer: true });
+    this.limits = {
+      defaultRows: get('FETCH_DEFAULT_ROWS'),
+      maxRows: get('FETCH_MAX_ROWS'),
+      maxInList: get('FETCH_MAX_IN_LIST'),
+      countCap: get('FETCH_COUNT_CAP'),
+    };
+    this.depth = { ...FETCH_LIMITS, linkDepth: get('FETCH_MAX_LINK_DEPTH') };
+    this.timeoutMs = get('STATEMENT_TIMEOUT_MS');
   }
 
-  /** The tree of a FETCH text; a syntax error becomes a 400 naming line and column. */
-  read(text: string): EntityQuery {
+  /** `POST /rest/fetch/parse`: the JSON tree of a FETCH text (spec 2.6). */
+  parse(text: string): FetchDocument {
+    return { fetch: [this.read({ text })] };
+  }
+
+  /** `POST /rest/metadata/fetch`: the columns the query would produce; nothing runs. */
+  metadata(input: FetchInput): { columns: ResultColumn[] } {
+    return { columns: this.compile(this.read(input), {}).columns };
+  }
+
+  /** `POST /rest/fetch`: the rows of one page, in one statement. */
+  async run(input: FetchInput, options: FetchOptions): Promise<FetchResult> {
+    const started = performance.now();
+    const query = this.read(input);
+    const { userKey } = this.context.requireIdentity();
+    const binding = () => cursorBinding(printFetch(query), userKey);
+    const after =
+      options.cursor !== undefined ? await this.cursors.open(binding(), options.cursor) : undefined;
+    const compiled = this.compile(query, { count: options.count, after });
+    const compiledAt = performance.now();
+    const raw = await this.execute(compiled);
+    const result: FetchResult = {
+      rows: raw,
+      timing: { compile: compiledAt - started, database: performance.now() - compiledAt },
+    };
+    if (options.count) {
+      const total = Number(raw[0][HIDDEN.total]);
+      const cap = this.limits.countCap;
+      result.total = total > cap ? `${cap}+` : String(total);
+      if (raw[0][HIDDEN.row] === null) result.rows = [];
+    }
+    const last = result.rows[result.rows.length - 1];
+    if (compiled.keyset && last && result.rows.length === compiled.limit) {
+      const values = compiled.keyset.map((_, i) => last[HIDDEN.order(i)]);
+      result.next = await this.cursors.sign(binding(), values);
+    }
+    if (compiled.hidden.length > 0) {
+      for (const row of result.rows) for (const name of compiled.hidden) delete row[name];
+    }
+    return result;
+  }
+
+  /** The tree of a FETCH text or JSON tree; a syntax error becomes a 400 with its position. */
+  private read(input: FetchInput): EntityQuery {
+    if ('json' in input) return queryFromJson(input.json, this.depth);
     try {
-      return parseFetch(text);
+      return parseFetch(input.text, this.depth);
     } catch (error) {
       if (error instanceof FetchSyntaxError) throw new FetchSyntaxException(error);
       throw error;
     }
+  }
+
+  private compile(
+    query: EntityQuery,
+    options: { count?: boolean; after?: unknown[] },
+  ): CompiledFetch {
+    const identity = this.context.requireIdentity();
+    return compileFetch(query, this.registry, { identity, limits: this.limits, ...options });
+  }
+
+  private async execute(compiled: CompiledFetch): Promise<Record<string, unknown>[]> {
+    try {
+      return await this.dataSource.query(compiled.sql, compiled.params);
+    } catch (error) {
+      throw this.translate(error);
+    }
+  }
+
+  /** PostgreSQL's refusals a query can still meet after compiling, as client errors. */
+  private translate(error: unknown): unknown {
+    if (!(error instanceof QueryFailedError)) return error;
+    const { code } = error.driverError as { code?: string };
+    if (code === '57014') {
+      return new ServiceUnavailableException(
+        `The query ran longer than the server allows (${this.timeoutMs} ms): narrow it with a filter or a LIMIT`,
+      );
+    }
+    if (code?.startsWith('22')) {
+      return new BadRequestException(`A value does not fit: ${error.message}`);
+    }
+    return error;
   }
 }
