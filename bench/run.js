@@ -364,8 +364,11 @@ async function countStatements(server, scenario, ctx) {
   const n = SETTINGS.countRequests;
   const before = await committedTransactions();
   proxy.reset();
+  const compileMs = [];
   for (let i = 0; i < n; i += 1) {
     const response = await request(server.base, req.method, req.path, req);
+    const timing = /compile;dur=([\d.]+)/.exec(response.headers.get('server-timing') ?? '');
+    if (timing) compileMs.push(Number(timing[1]));
     if (response.status < 200 || response.status >= 300) {
       throw new Error(`${scenario.name} on ${server.label}: ${response.status} ${response.text}`);
     }
@@ -384,6 +387,8 @@ async function countStatements(server, scenario, ctx) {
     transactionsPerRequest: transactions / n,
     newConnections: counted.connections,
     texts: counted.texts,
+    // The app's own Server-Timing: reading and compiling the query (FETCH), per request.
+    compileMsP50: compileMs.length ? percentile(compileMs.sort((a, b) => a - b), 50) : undefined,
   };
   log(
     `${scenario.name} on ${server.label}: ${result.statementsPerRequest} statements/request, ` +
@@ -465,6 +470,21 @@ function report(results) {
     '(stmts and round trips: counted on the wire by the proxy; xacts: from\n' +
       ' pg_stat_database.xact_commit + xact_rollback, less one per connection the pool opened)',
   );
+  const compiled = results.scenarios.filter((s) => s.statements.app.compileMsP50 !== undefined);
+  if (compiled.length > 0) {
+    console.log('\nCompile time (Server-Timing, sequential requests) against the app\'s p50 under load\n');
+    console.log(
+      table([
+        ['scenario', 'compile p50 ms', 'app p50 ms', 'share'],
+        ...compiled.map((s) => [
+          s.name,
+          s.statements.app.compileMsP50.toFixed(3),
+          ms(s.app.latencyMs.p50),
+          `${((100 * s.statements.app.compileMsP50) / s.app.latencyMs.p50).toFixed(2)}%`,
+        ]),
+      ]),
+    );
+  }
   for (const s of results.scenarios.filter((scenario) => !scenario.sameSql)) {
     console.log(
       `\nWARNING: ${s.name}: the baseline's SQL differs from the app's; bring bench/baseline.js` +

@@ -72,6 +72,8 @@ function invoiceLines(productKeys, count) {
 
 const WRITE_RESULT = /^\{"operation":"insert","key":\d+\}$/;
 
+const FETCH_QUERIES = require('./fetch-queries');
+
 /** The parser benchmark's query, and the tree the app must answer with. */
 const { QUERY: FETCH_QUERY } = require('./fetch-parser');
 const { parseFetch } = require('../dist/src/fetch/fetch.parser');
@@ -138,5 +140,19 @@ module.exports = [
     sameBody: false,
     verify: (text) => text === FETCH_TREE,
     verifyBaseline: (text) => text === FETCH_QUERY,
+  },
+  {
+    name: 'POST /rest/fetch (50 invoices with their account)',
+    method: 'POST',
+    path: '/rest/fetch',
+    headers: (ctx) => ({ 'x-api-key': ctx.apiKey, 'content-type': 'text/plain' }),
+    body: FETCH_QUERIES.LIST,
+  },
+  {
+    name: 'POST /rest/fetch (revenue by status and month)',
+    method: 'POST',
+    path: '/rest/fetch',
+    headers: (ctx) => ({ 'x-api-key': ctx.apiKey, 'content-type': 'text/plain' }),
+    body: FETCH_QUERIES.AGGREGATE,
   },
 ];

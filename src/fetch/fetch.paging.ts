@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { ServerSecrets } from '../common/server-secrets.service';
 import { SqlParameters } from '../database/sql';
@@ -12,6 +12,7 @@ export interface KeysetItem {
 }
 
 const MAC_BYTES = 18;
+const SECRET_NAME = 'fetch-cursor';
 
 /**
  * The opaque cursors of FETCH.md §2 paging: the last row's ORDER BY values, signed with
@@ -20,8 +21,13 @@ const MAC_BYTES = 18;
  * carries values of a row its holder has already been given.
  */
 @Injectable()
-export class FetchCursors {
+export class FetchCursors implements OnApplicationBootstrap {
   constructor(private readonly secrets: ServerSecrets) {}
+
+  /** The key is read (or made) at boot, not by the first request that pages. */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.secrets.get(SECRET_NAME);
+  }
 
   async sign(binding: string, values: unknown[]): Promise<string> {
     const payload = Buffer.from(JSON.stringify(values)).toString('base64url');
@@ -31,12 +37,13 @@ export class FetchCursors {
   /** The values a cursor carries; 400 when it was not made for this query and caller. */
   async open(binding: string, cursor: string): Promise<unknown[]> {
     const [payload, mac, extra] = cursor.split('.');
-    const expected = await this.mac(binding, payload ?? '');
-    const given = Buffer.from(mac ?? '', 'base64url');
+    // Compared as text: base64 decoding would forgive a changed last character.
+    const expected = Buffer.from(await this.mac(binding, payload ?? ''));
+    const given = Buffer.from(mac ?? '');
     if (
       extra !== undefined ||
-      given.length !== MAC_BYTES ||
-      !timingSafeEqual(given, Buffer.from(expected, 'base64url'))
+      given.length !== expected.length ||
+      !timingSafeEqual(given, expected)
     ) {
       throw new FetchQueryError('X-Fetch-Cursor was not made for this query: send the same query');
     }
@@ -46,7 +53,7 @@ export class FetchCursors {
   }
 
   private async mac(binding: string, payload: string): Promise<string> {
-    const secret = await this.secrets.get('fetch-cursor');
+    const secret = await this.secrets.get(SECRET_NAME);
     return createHmac('sha256', secret)
       .update(`${binding}\n${payload}`)
       .digest()

@@ -124,6 +124,18 @@ export class ResolvedQuery {
     const source = this.source(link, parent, name, link.linkType ?? 'inner');
     this.byName.set(name, source);
     const from = this.property(source, link.from ?? 'key');
+    const reverse = source.type.properties.get(link.to);
+    if (
+      !link.from &&
+      !parent.type.properties.has(link.to) &&
+      reverse?.lookup === parent.type.name
+    ) {
+      // `{ contact TO id_account }` inside account: TO names the parent's side (FETCH.md §2).
+      throw new FetchQueryError(
+        `${parent.type.name} has no property "${link.to}": for the ${source.type.name} rows that ` +
+          `point at it, write { ${link.entity} FROM ${link.to} TO key }`,
+      );
+    }
     const to = this.property(parent, link.to);
     if (!comparable(from, to)) {
       throw new FetchQueryError(

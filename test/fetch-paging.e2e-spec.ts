@@ -1,0 +1,207 @@
+import request from 'supertest';
+import { StatementCounter } from './helpers/statement-counter';
+import { apiKeyUser, createSecondTestApp, createTestApp, TestApp } from './helpers/test-app';
+
+describe('FETCH paging, counting, statements and time-out', () => {
+  let t: TestApp;
+  let key: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    ({ key } = await apiKeyUser(t));
+  });
+  afterAll(() => t.close());
+
+  const run = (query: string, headers: Record<string, string> = {}, app = t, apiKey = key) =>
+    request(app.http)
+      .post('/rest/fetch')
+      .set('X-API-Key', apiKey)
+      .set('Content-Type', 'text/plain')
+      .set(headers)
+      .send(query);
+
+  /** Every page of a query, following X-Fetch-Next. */
+  const allPages = async (query: string) => {
+    const pages: unknown[][] = [];
+    let cursor: string | undefined;
+    do {
+      const response = await run(query, cursor ? { 'X-Fetch-Cursor': cursor } : {}).expect(200);
+      pages.push(response.body);
+      cursor = response.headers['x-fetch-next'];
+    } while (cursor && pages.length < 100);
+    return pages;
+  };
+
+  describe('keyset paging (X-Fetch-Next / X-Fetch-Cursor)', () => {
+    it.each([
+      [
+        "FETCH invoice (number, total) WHERE status = 'paid' ORDER BY total DESC LIMIT 25",
+        'a decimal, descending',
+      ],
+      ['FETCH invoice (number, issue_date) ORDER BY issue_date LIMIT 40', 'a nullable date-time'],
+      [
+        'FETCH contact (last_name, first_name) ORDER BY last_name, first_name DESC LIMIT 9',
+        'two columns with ties',
+      ],
+      [
+        'FETCH invoice (key, status) { account TO id_account (name) } ORDER BY status LIMIT 33',
+        'an enum, with a to-one link',
+      ],
+      ['FETCH account (name) LIMIT 6', 'no ORDER BY: the key'],
+    ])('reads %s page by page, as one query would (%s)', async (query) => {
+      const pages = await allPages(query);
+      const whole = await run(query.replace(/LIMIT \d+/, 'LIMIT 5000')).expect(200);
+      expect(pages.length).toBeGreaterThan(1);
+      expect(pages.flat()).toEqual(whole.body);
+      const limit = Number(/LIMIT (\d+)/.exec(query)![1]);
+      expect(pages.slice(0, -1).every((page) => page.length === limit)).toBe(true);
+    });
+
+    it('gives no next page when the last page is short', async () => {
+      const response = await run("FETCH account (name) WHERE country = 'RO' LIMIT 1000").expect(
+        200,
+      );
+      expect(response.body.length).toBeGreaterThan(0);
+      expect(response.headers['x-fetch-next']).toBeUndefined();
+    });
+
+    it('gives no cursor where rows have no total order: aggregates, one-to-many links', async () => {
+      for (const [query, limit] of [
+        ['FETCH invoice (status, COUNT(*) AS n) GROUP BY status ORDER BY n LIMIT 2', 2],
+        ['FETCH account (name) { contact FROM id_account TO key (first_name) } LIMIT 3', 3],
+      ] as const) {
+        const response = await run(query).expect(200);
+        expect(response.body).toHaveLength(limit); // a full page, yet no cursor
+        expect(response.headers['x-fetch-next']).toBeUndefined();
+      }
+    });
+
+    it('refuses a cursor with another query, tampered, or from another caller', async () => {
+      const query = 'FETCH invoice (number) ORDER BY number LIMIT 5';
+      const cursor = (await run(query).expect(200)).headers['x-fetch-next'];
+      expect(cursor).toEqual(expect.any(String));
+      const refused = async (q: string, c: string, apiKey = key) =>
+        (await run(q, { 'X-Fetch-Cursor': c }, t, apiKey).expect(400)).body.detail;
+      expect(await refused(query.replace('LIMIT 5', 'LIMIT 6'), cursor)).toMatch(
+        /not made for this query/,
+      );
+      const [payload, mac] = cursor.split('.');
+      const forged = Buffer.from(JSON.stringify(['INV-9999-9999', 1])).toString('base64url');
+      expect(await refused(query, `${forged}.${mac}`)).toMatch(/not made for this query/);
+      expect(await refused(query, `${payload}.${mac}x`)).toMatch(/not made for this query/);
+      expect(await refused(query, 'garbage')).toMatch(/not made for this query/);
+      const other = await apiKeyUser(t);
+      expect(await refused(query, cursor, other.key)).toMatch(/not made for this query/);
+    });
+  });
+
+  describe('counting (X-Fetch-Count / X-Total-Count)', () => {
+    it('counts all rows of the query, not just the page', async () => {
+      const [{ n }] = await t.dataSource.query(
+        `SELECT count(*)::int AS n FROM invoice i JOIN organization o ON o.key = i.id_organization
+          WHERE o.name = 'Demo' AND i.status = 'paid'`,
+      );
+      const response = await run("FETCH invoice (key) WHERE status = 'paid' LIMIT 3", {
+        'X-Fetch-Count': 'true',
+      }).expect(200);
+      expect(response.body).toHaveLength(3);
+      expect(response.headers['x-total-count']).toBe(String(n));
+    });
+
+    it('counts an empty result as 0, and counts groups for an aggregate', async () => {
+      const none = await run("FETCH invoice (key) WHERE number = 'no such number'", {
+        'X-Fetch-Count': 'true',
+      }).expect(200);
+      expect(none.body).toEqual([]);
+      expect(none.headers['x-total-count']).toBe('0');
+      const groups = await run(
+        'FETCH invoice (status, COUNT(*) AS n) GROUP BY status ORDER BY status',
+        {
+          'X-Fetch-Count': 'true',
+        },
+      ).expect(200);
+      expect(groups.headers['x-total-count']).toBe(String(groups.body.length));
+      // An enum sorts in the order of its values, as PostgreSQL sorts it.
+      expect(groups.body.map((g: { status: string }) => g.status)).toEqual([
+        'draft',
+        'issued',
+        'paid',
+        'cancelled',
+      ]);
+    });
+
+    it('says the cap when there are more rows than FETCH_COUNT_CAP', async () => {
+      const capped = await createSecondTestApp({ FETCH_COUNT_CAP: '100' });
+      try {
+        const response = await run(
+          'FETCH invoice (key) LIMIT 2',
+          { 'X-Fetch-Count': 'true' },
+          capped,
+        );
+        expect(response.status).toBe(200);
+        expect(response.headers['x-total-count']).toBe('100+');
+      } finally {
+        await capped.close();
+      }
+    });
+  });
+
+  describe('statements', () => {
+    it('runs one SQL statement per FETCH request, links, EXISTS and count included', async () => {
+      const query = `FETCH invoice (number) { account AS a TO id_account (name) }
+        { invoice_line EXISTS FROM id_invoice TO key WHERE quantity > 5 }
+        { invoice_line AS top FROM id_invoice TO key (quantity) ORDER BY quantity DESC LIMIT 1 }
+        WHERE a.country = 'DE' LIMIT 20`;
+      await run(query).expect(200); // the API key is cached from here on
+      const counter = StatementCounter.attach(t.dataSource);
+      const statements = await counter.record(() =>
+        run(query, { 'X-Fetch-Count': 'true' }).expect(200),
+      );
+      expect(statements).toHaveLength(1);
+      expect(statements[0]).toMatch(/^WITH page AS \(SELECT \*/);
+    });
+
+    it('binds every value: quotes in values reach PostgreSQL as parameters', async () => {
+      const counter = StatementCounter.attach(t.dataSource);
+      const statements = await counter.record(() =>
+        run("FETCH account (name) WHERE name = 'O''Brien''; DROP TABLE account; --'").expect(200),
+      );
+      expect(statements).toHaveLength(1);
+      expect(statements[0]).not.toMatch(/Brien|DROP/);
+    });
+  });
+
+  describe('STATEMENT_TIMEOUT_MS', () => {
+    // A self-join over the lines' quantities: millions of rows to count.
+    const heavy = `FETCH invoice_line (COUNT(*) AS n)
+      { invoice_line AS b FROM quantity TO quantity { invoice_line AS c FROM quantity TO quantity } }`;
+
+    // PostgreSQL cancels the statement; the embedded database (PGlite) cannot interrupt a
+    // running statement, so there the same query completes (README, STATEMENT_TIMEOUT_MS).
+    const onServer = Boolean(process.env.TEST_DATABASE_URL);
+    it(`answers ${onServer ? '503 {detail}' : '200: the embedded database cannot cancel'} for a query running past it`, async () => {
+      const timed = await createSecondTestApp({ STATEMENT_TIMEOUT_MS: onServer ? '100' : '1' });
+      try {
+        const query = onServer
+          ? heavy
+          : 'FETCH invoice_line (COUNT(*) AS n) { invoice_line AS b FROM quantity TO quantity } WHERE quantity = 20';
+        const response = await run(query, {}, timed);
+        if (onServer) {
+          // A connection setting of the pool: no statement of its own per query.
+          const [setting] = await timed.dataSource.query('SHOW statement_timeout');
+          expect(setting).toEqual({ statement_timeout: '100ms' });
+          expect(response.status).toBe(503);
+          expect(response.body).toEqual({
+            detail:
+              'The query ran longer than the server allows (100 ms): narrow it with a filter or a LIMIT',
+          });
+        } else {
+          expect(response.status).toBe(200);
+          expect(response.body[0].n).toBeGreaterThan(0);
+        }
+      } finally {
+        await timed.close();
+      }
+    });
+  });
+});
