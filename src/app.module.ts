@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
-import { ClsModule } from 'nestjs-cls';
 import { LoggerModule } from 'nestjs-pino';
 import { AuthModule } from './auth/auth.module';
 import { CommonModule } from './common/common.module';
@@ -43,7 +42,6 @@ export class AppModule {
           validate: validateEnvironment,
           ignoreEnvFile: true,
         }),
-        ClsModule.forRoot({ global: true, middleware: { mount: true } }),
         LoggerModule.forRootAsync({
           inject: [ConfigService],
           useFactory: (config: ConfigService<Environment, true>) => ({

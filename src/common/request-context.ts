@@ -1,21 +1,24 @@
-import { Injectable, UnauthorizedException } from '@nestjs/common';
-import { ClsService, ClsStore } from 'nestjs-cls';
+import { Injectable, NestMiddleware, UnauthorizedException } from '@nestjs/common';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Identity } from './identity';
 
-interface RequestStore extends ClsStore {
+interface RequestStore {
   identity?: Identity;
 }
 
+/** One store per request (or per `runAs`), following it through every await. */
+const storage = new AsyncLocalStorage<RequestStore>();
+
 /**
  * The current request's identity, readable by any service without passing it by hand.
- * Backed by nestjs-cls (AsyncLocalStorage), so it follows the request through awaits.
+ * Node's AsyncLocalStorage directly: nestjs-cls, which wraps the same thing, adds a
+ * global guard and interceptor to every route even when they do nothing, and Nest's
+ * interceptor chain costs each request more than the rest of this context.
  */
 @Injectable()
 export class RequestContext {
-  constructor(private readonly cls: ClsService<RequestStore>) {}
-
   get identity(): Identity | undefined {
-    return this.cls.isActive() ? this.cls.get('identity') : undefined;
+    return storage.getStore()?.identity;
   }
 
   requireIdentity(): Identity {
@@ -25,14 +28,21 @@ export class RequestContext {
   }
 
   setIdentity(identity: Identity | undefined): void {
-    this.cls.set('identity', identity);
+    const store = storage.getStore();
+    if (!store) throw new Error('RequestContext.setIdentity outside a request or runAs');
+    store.identity = identity;
   }
 
   /** Runs work outside any request (boot, CLI) as the given identity. */
   runAs<T>(identity: Identity, work: () => Promise<T>): Promise<T> {
-    return this.cls.run(() => {
-      this.setIdentity(identity);
-      return work();
-    });
+    return storage.run({ identity }, work);
+  }
+}
+
+/** Opens the request's store before anything else runs (mounted for every route). */
+@Injectable()
+export class RequestContextMiddleware implements NestMiddleware {
+  use(_request: unknown, _response: unknown, next: () => void): void {
+    storage.run({}, next);
   }
 }
