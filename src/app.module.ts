@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage } from 'node:http';
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { LoggerModule } from 'nestjs-pino';
@@ -20,14 +20,9 @@ export interface AppOptions {
   modules?: DynamicModule['imports'];
 }
 
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
-
-/** Echoes a sane incoming X-Request-Id, else makes one; logs and 500 bodies carry it. */
-function requestId(request: IncomingMessage, response: ServerResponse): string {
-  const incoming = request.headers['x-request-id'];
-  const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-  response.setHeader('X-Request-Id', id);
-  return id;
+/** The id Fastify gave the request (app.setup.ts), which pino-http's middleware sees. */
+function requestIdOf(request: IncomingMessage): string {
+  return (request as IncomingMessage & { id?: string }).id ?? randomUUID();
 }
 
 @Module({})
@@ -47,7 +42,7 @@ export class AppModule {
           useFactory: (config: ConfigService<Environment, true>) => ({
             pinoHttp: {
               level: config.get('LOG_LEVEL', { infer: true }),
-              genReqId: requestId,
+              genReqId: requestIdOf,
               redact: REDACTED_LOG_PATHS,
               serializers: { req: redactRequestUrl },
             },

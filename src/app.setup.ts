@@ -1,33 +1,78 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
+import helmet from '@fastify/helmet';
+import { ValidationPipe } from '@nestjs/common';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import helmet from 'helmet';
+import { randomUUID } from 'node:crypto';
+import { IncomingMessage } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import { version } from '../package.json';
 import { API_KEY_HEADER, API_KEY_QUERY } from './auth/strategies/api-key.strategy';
 import { AUTH_TOKEN_COOKIE, CSRF_HEADER } from './auth/session-cookies';
 import { HttpExceptionFilter } from './common/http-exception.filter';
 import { VALIDATION_OPTIONS } from './common/validation';
-import { ValidationPipe } from '@nestjs/common';
 import { Environment } from './config/environment';
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/**
+ * Nest on Fastify rather than Express: measured on this machine, a bare Nest route
+ * answers ~4.5 times as many requests per second on Fastify (README, "Decisions").
+ * `TRUST_PROXY` is Fastify's `trustProxy`: X-Forwarded-For / -Proto count only with it.
+ */
+export function createHttpAdapter(env: Environment): FastifyAdapter {
+  return new FastifyAdapter({
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    bodyLimit: bytesOf(env.BODY_LIMIT),
+    genReqId: requestId,
+    // HEAD /auth?logout=1 is a route of its own, not GET /auth without a body.
+    exposeHeadRoutes: false,
+  });
+}
 
 /**
  * Everything main.ts and the e2e tests both apply to the app, so the tests exercise
- * the server as it runs. The app must be created with `bodyParser: false`.
+ * the server as it runs.
  */
-export function configureApp(app: NestExpressApplication, env: Environment): void {
+export async function configureApp(app: NestFastifyApplication, env: Environment): Promise<void> {
   app.useLogger(app.get(Logger));
-  if (env.TRUST_PROXY) app.set('trust proxy', parseTrustProxy(env.TRUST_PROXY));
-  app.use(helmet());
-  app.useBodyParser('json', { limit: env.BODY_LIMIT });
-  app.useBodyParser('urlencoded', { limit: env.BODY_LIMIT, extended: false });
-  // FETCH queries (POST /rest/fetch…); a longer body is 413 before anything reads it.
-  app.useBodyParser('text', { type: 'text/plain', limit: env.FETCH_MAX_QUERY_BYTES });
+  await app.register(helmet);
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRequest', (request, reply, done) => {
+    reply.header('X-Request-Id', request.id);
+    done();
+  });
+  // JSON and forms within BODY_LIMIT (Nest's parsers, as the app is made without them),
+  // FETCH text as a string within its own limit.
+  app.getHttpAdapter().registerParserMiddleware();
+  fastify.removeContentTypeParser('text/plain');
+  fastify.addContentTypeParser(
+    'text/plain',
+    { parseAs: 'string', bodyLimit: env.FETCH_MAX_QUERY_BYTES },
+    (_request, body, done) => done(null, body),
+  );
   app.useGlobalPipes(new ValidationPipe(VALIDATION_OPTIONS));
   app.useGlobalFilters(new HttpExceptionFilter());
   setUpOpenApi(app);
 }
 
-function setUpOpenApi(app: NestExpressApplication): void {
+/** Echoes a sane incoming X-Request-Id, else makes one; logs and 500 bodies carry it. */
+function requestId(request: IncomingMessage): string {
+  const incoming = request.headers['x-request-id'];
+  const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  // pino-http's middleware sees the raw request: it reads the same id from it.
+  (request as IncomingMessage & { id?: string }).id = id;
+  return id;
+}
+
+const BYTES_PER_UNIT: Record<string, number> = { b: 1, kb: 1024, mb: 1024 * 1024 };
+
+/** `1mb`, `100kb`, `512b` as bytes (the BODY_LIMIT format, checked by the environment). */
+function bytesOf(limit: string): number {
+  const [, amount, unit] = /^(\d+(?:\.\d+)?)(b|kb|mb)$/i.exec(limit)!;
+  return Math.floor(Number(amount) * BYTES_PER_UNIT[unit.toLowerCase()]);
+}
+
+function setUpOpenApi(app: NestFastifyApplication): void {
   const config = new DocumentBuilder()
     .setTitle('Atrium')
     .setDescription('Sessions, entities, FETCH queries, workflows and files')
@@ -55,7 +100,8 @@ function setUpOpenApi(app: NestExpressApplication): void {
   SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, config));
 }
 
-function parseTrustProxy(value: string): boolean | number | string {
+function parseTrustProxy(value: string | undefined): boolean | number | string {
+  if (value === undefined) return false;
   if (value === 'true') return true;
   if (value === 'false') return false;
   return /^\d+$/.test(value) ? Number(value) : value;

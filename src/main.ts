@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
-import { NestExpressApplication } from '@nestjs/platform-express';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
-import { configureApp } from './app.setup';
+import { configureApp, createHttpAdapter } from './app.setup';
 import { validateEnvironment } from './config/environment';
 import { EmbeddedPostgres } from './database/embedded-postgres';
 
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
         env.DATABASE_POOL_SIZE + EMBEDDED_SPARE_CONNECTIONS,
       );
 
-  let app: NestExpressApplication | undefined;
+  let app: NestFastifyApplication | undefined;
   const stop = async (exitCode: number) => {
     setTimeout(() => process.exit(1), SHUTDOWN_LIMIT_MS).unref();
     try {
@@ -37,11 +37,12 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void stop(0));
 
   try {
-    app = await NestFactory.create<NestExpressApplication>(
+    app = await NestFactory.create<NestFastifyApplication>(
       AppModule.forRoot({ databaseUrl: env.DATABASE_URL ?? embedded!.url }),
+      createHttpAdapter(env),
       { bodyParser: false, bufferLogs: true },
     );
-    configureApp(app, env);
+    await configureApp(app, env);
     await app.listen(env.PORT, env.HOST);
     const where = embedded ? `embedded PostgreSQL in ${env.DATA_DIR}` : 'PostgreSQL server';
     app.get(Logger).log(`Atrium listening on http://${env.HOST}:${env.PORT} (${where})`);

@@ -107,7 +107,7 @@ describe('with TRUST_PROXY and a small BODY_LIMIT', () => {
       .post('/auth')
       .send({ user: 'admin', password: 'x'.repeat(2000) })
       .expect(413);
-    expect(body).toEqual({ detail: expect.stringMatching(/larger/) });
+    expect(body).toEqual({ detail: expect.stringMatching(/too large/) });
   });
 
   it('still accepts a body under the limit', async () => {

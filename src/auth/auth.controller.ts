@@ -20,7 +20,7 @@ import {
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RequestContext } from '../common/request-context';
 import { parseBody } from '../common/validation';
 import { CsrfExempt, Public } from './auth.decorators';
@@ -47,14 +47,14 @@ export class AuthController {
     private readonly context: RequestContext,
   ) {}
 
-  // Before @Get(): Express answers HEAD with the first GET route of the path otherwise.
+  // HEAD is its own route: Fastify's automatic HEAD for GET routes is off (app.setup.ts).
   @Head()
   @Public()
   @ApiOkResponse({ description: 'With ?logout=1: ends the session and clears its cookies' })
   async logout(
     @Query('logout') logout: string | undefined,
-    @Req() request: Request,
-    @Res({ passthrough: true }) response: Response,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<void> {
     if (logout !== '1' && logout !== 'true') return;
     await this.auth.logout(readCookie(request, AUTH_TOKEN_COOKIE));
@@ -64,7 +64,7 @@ export class AuthController {
   @Get()
   @Public()
   @ApiOkResponse({ type: ServerInfoDto, description: 'User fields only when authenticated' })
-  info(@Req() request: Request): ServerInfoDto {
+  info(@Req() request: FastifyRequest): ServerInfoDto {
     return this.serverInfo.describe(request, this.context.identity);
   }
 
@@ -81,8 +81,8 @@ export class AuthController {
   async login(
     @Body() body: unknown,
     @Headers('oidc-auth-token') oidcToken: string | undefined,
-    @Req() request: Request,
-    @Res({ passthrough: true }) response: Response,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<ServerInfoDto> {
     if (oidcToken !== undefined) return this.auth.rejectTokenLogin();
     const { session, info } = await this.auth.login(await parseBody(LoginDto, body), request);
@@ -96,7 +96,7 @@ export class AuthController {
   @ApiNoContentResponse({ description: 'Changed; the user’s other sessions are ended' })
   @ApiUnauthorizedResponse({ description: 'Wrong current password, or not signed in' })
   @ApiTooManyRequestsResponse({ description: 'Too many failed attempts; see Retry-After' })
-  changePassword(@Body() form: ChangePasswordDto, @Req() request: Request): Promise<void> {
+  changePassword(@Body() form: ChangePasswordDto, @Req() request: FastifyRequest): Promise<void> {
     return this.auth.changePassword(this.context.requireIdentity(), form, request);
   }
 }

@@ -1,5 +1,5 @@
 import { BadRequestException, Injectable, UnauthorizedException } from '@nestjs/common';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { Identity } from '../common/identity';
 import { ChangePasswordDto } from './dto/change-password.dto';
 import { LoginDto } from './dto/login.dto';
@@ -28,7 +28,7 @@ export class AuthService {
     private readonly serverInfo: ServerInfoService,
   ) {}
 
-  async login(credentials: LoginDto, request: Request): Promise<LoginResult> {
+  async login(credentials: LoginDto, request: FastifyRequest): Promise<LoginResult> {
     const address = request.ip ?? '';
     await this.throttle.consumeAttempt(credentials.user, address);
     const user = await this.users.verifyCredentials(credentials.user, credentials.password);
@@ -58,7 +58,7 @@ export class AuthService {
   async changePassword(
     identity: Identity,
     form: ChangePasswordDto,
-    request: Request,
+    request: FastifyRequest,
   ): Promise<void> {
     const next = form['set-password'];
     if (next !== form['confirm-password']) {

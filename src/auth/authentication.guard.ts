@@ -6,12 +6,12 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard, AuthModuleOptions } from '@nestjs/passport';
-import type { Request } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Identity } from '../common/identity';
 import { RequestContext } from '../common/request-context';
 import { IS_ADMIN_ONLY, IS_CSRF_EXEMPT, IS_PUBLIC } from './auth.decorators';
 import { safeEqual } from './secrets';
-import { CSRF_HEADER } from './session-cookies';
+import { CSRF_HEADER, setAuthTokenCookie } from './session-cookies';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -32,18 +32,22 @@ export class AuthenticationGuard extends AuthGuard() {
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     await super.canActivate(context);
-    const request = context.switchToHttp().getRequest<Request>();
-    const identity = request.user as Identity | undefined;
+    const http = context.switchToHttp();
+    const request = http.getRequest<FastifyRequest & { user?: Identity }>();
+    const identity = request.user;
     this.context.setIdentity(identity ?? undefined);
     if (!identity) return true; // public route, anonymous caller
+    if (identity.session?.rotatedToken) {
+      setAuthTokenCookie(http.getResponse<FastifyReply>(), identity.session.rotatedToken);
+    }
 
     if (
       identity.session &&
       STATE_CHANGING.has(request.method) &&
       !this.flag(IS_CSRF_EXEMPT, context)
     ) {
-      const sent = request.header(CSRF_HEADER);
-      if (!sent || !safeEqual(sent, identity.session.csrfToken)) {
+      const sent = request.headers[CSRF_HEADER.toLowerCase()];
+      if (typeof sent !== 'string' || !safeEqual(sent, identity.session.csrfToken)) {
         throw new ForbiddenException(`Missing or wrong ${CSRF_HEADER} header`);
       }
     }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { version } from '../../package.json';
 import { Identity } from '../common/identity';
 import { Environment } from '../config/environment';
@@ -15,15 +15,15 @@ export class ServerInfoService {
   }
 
   /**
-   * `req.ip` and `req.secure` honour X-Forwarded-For / -Proto only when TRUST_PROXY is
-   * set (Express's `trust proxy`, configured in app.setup.ts).
+   * `ip` and `protocol` honour X-Forwarded-For / -Proto only when TRUST_PROXY is set
+   * (Fastify's `trustProxy`, configured in app.setup.ts).
    */
-  describe(request: Request, identity: Identity | undefined): ServerInfoDto {
+  describe(request: FastifyRequest, identity: Identity | undefined): ServerInfoDto {
     const info: ServerInfoDto = {
       clientAdress: request.ip ?? request.socket.remoteAddress ?? '',
       oidcIssuer: '',
       name: this.name,
-      isSecure: request.secure,
+      isSecure: request.protocol === 'https',
       version,
     };
     if (!identity) return info;

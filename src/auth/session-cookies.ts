@@ -1,5 +1,5 @@
 import { parseCookie, SerializeOptions, stringifySetCookie } from 'cookie';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** Cookie names of spec 5.3. */
 export const AUTH_TOKEN_COOKIE = 'svc.rest.auth.token';
@@ -14,38 +14,39 @@ const ATTRIBUTES: Record<string, SerializeOptions> = {
   [LOCALE_COOKIE]: BASE,
 };
 
-export function readCookie(request: Request, name: string): string | undefined {
+export function readCookie(request: FastifyRequest, name: string): string | undefined {
   const header = request.headers.cookie;
   return header ? parseCookie(header)[name] : undefined;
 }
 
 export function setSessionCookies(
-  response: Response,
+  response: FastifyReply,
   cookies: { token: string; csrfToken: string; locale: string },
 ): void {
   appendCookie(response, AUTH_TOKEN_COOKIE, cookies.token);
   appendCookie(response, CSRF_COOKIE, cookies.csrfToken);
   appendCookie(response, LOCALE_COOKIE, cookies.locale);
-  response.setHeader(CSRF_HEADER, cookies.csrfToken);
+  response.header(CSRF_HEADER, cookies.csrfToken);
 }
 
 /** Replaces the auth token after a rotation, leaving the other cookies as they are. */
-export function setAuthTokenCookie(response: Response, token: string): void {
+export function setAuthTokenCookie(response: FastifyReply, token: string): void {
   appendCookie(response, AUTH_TOKEN_COOKIE, token);
 }
 
 /** Spec 4.1: Max-Age=0 and an expiry in the past, Path=/, Secure. */
-export function clearSessionCookies(response: Response): void {
+export function clearSessionCookies(response: FastifyReply): void {
   for (const name of [AUTH_TOKEN_COOKIE, CSRF_COOKIE, LOCALE_COOKIE]) {
     appendCookie(response, name, '', { maxAge: 0, expires: new Date(0) });
   }
 }
 
 function appendCookie(
-  response: Response,
+  response: FastifyReply,
   name: string,
   value: string,
   extra: SerializeOptions = {},
 ): void {
-  response.append('Set-Cookie', stringifySetCookie(name, value, { ...ATTRIBUTES[name], ...extra }));
+  // Fastify sends each set-cookie value given, rather than keeping the last one.
+  response.header('set-cookie', stringifySetCookie(name, value, { ...ATTRIBUTES[name], ...extra }));
 }

@@ -8,14 +8,19 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
 
 const CONTENT_TYPES = 'atrium:content-types';
 
+/** The media type of a request's body, lower-case, without parameters ('' without one). */
+export function contentTypeOf(request: { headers: Record<string, unknown> }): string {
+  const header = request.headers['content-type'];
+  return typeof header === 'string' ? header.split(';')[0].trim().toLowerCase() : '';
+}
+
 /**
  * 415 unless the request's Content-Type is one of `types`. A guard, so it runs after
- * authentication (401 comes first). It reads the header itself: `request.is()` answers
- * null for an empty body, which must reach the handler and be its 400.
+ * authentication (401 comes first). An empty body with the right type reaches the
+ * handler, whose 400 says what is missing.
  */
 export function RequireContentType(...types: string[]): MethodDecorator & ClassDecorator {
   return applyDecorators(SetMetadata(CONTENT_TYPES, types), UseGuards(ContentTypeGuard));
@@ -30,8 +35,7 @@ export class ContentTypeGuard implements CanActivate {
       context.getHandler(),
       context.getClass(),
     ]);
-    const request = context.switchToHttp().getRequest<Request>();
-    const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    const type = contentTypeOf(context.switchToHttp().getRequest());
     if (!types.includes(type)) {
       throw new UnsupportedMediaTypeException(`Content-Type must be ${types.join(' or ')}`);
     }

@@ -6,28 +6,13 @@ import {
   HttpStatus,
   Logger,
 } from '@nestjs/common';
-import type { Request, Response } from 'express';
-
-/** Errors raised by Express's body parsers carry an HTTP status and a `type`. */
-interface BodyParserError {
-  status?: number;
-  statusCode?: number;
-  type?: string;
-  expose?: boolean;
-  message: string;
-}
-
-const BODY_PARSER_DETAILS: Record<string, string> = {
-  'entity.parse.failed': 'The request body could not be parsed',
-  'entity.too.large': 'The request body is larger than the server accepts',
-  'encoding.unsupported': 'The request body uses an unsupported encoding',
-  'charset.unsupported': 'The request body uses an unsupported charset',
-  'request.aborted': 'The request was aborted',
-};
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
- * Every error leaves as `{detail}` with its status (spec 2.5). Unknown errors are 500s
- * whose detail names the request id that the log line carries, never a stack.
+ * Every error leaves as `{detail}` with its status (spec 2.5). Nest turns Fastify's own
+ * refusals (a body too large or not parsable) into HttpExceptions with Fastify's message.
+ * Unknown errors are 500s whose detail names the request id that the log line carries,
+ * never a stack.
  */
 @Catch()
 export class HttpExceptionFilter implements ExceptionFilter {
@@ -35,20 +20,20 @@ export class HttpExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const response = http.getResponse<Response>();
-    const request = http.getRequest<Request>();
+    const response = http.getResponse<FastifyReply>();
+    const request = http.getRequest<FastifyRequest>();
     const { status, body, headers } = this.describe(exception, request);
-    if (response.headersSent) {
-      response.destroy();
+    if (response.sent || response.raw.headersSent) {
+      response.raw.destroy();
       return;
     }
-    for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
-    response.status(status).json(body);
+    for (const [name, value] of Object.entries(headers)) response.header(name, value);
+    response.status(status).send(body);
   }
 
   private describe(
     exception: unknown,
-    request: Request,
+    request: FastifyRequest,
   ): { status: number; body: object; headers: Record<string, string> } {
     if (exception instanceof HttpException) {
       const response = exception.getResponse();
@@ -56,15 +41,6 @@ export class HttpExceptionFilter implements ExceptionFilter {
       const extra = typeof response === 'object' ? extraFields(response) : {};
       const headers = (exception as { headers?: Record<string, string> }).headers ?? {};
       return { status: exception.getStatus(), body: { ...extra, detail }, headers };
-    }
-    const parserError = exception as BodyParserError;
-    const status = parserError?.status ?? parserError?.statusCode;
-    if (parserError?.type && typeof status === 'number' && status >= 400 && status < 500) {
-      return {
-        status,
-        body: { detail: BODY_PARSER_DETAILS[parserError.type] ?? parserError.message },
-        headers: {},
-      };
     }
     const requestId = String(request.id ?? '');
     this.logger.error({ err: exception, requestId }, 'Unhandled error');

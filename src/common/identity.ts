@@ -11,5 +11,10 @@ export interface Identity {
   locale: string;
   authMethod: AuthMethod;
   /** Present for cookie sessions: the session row and the token CSRF checks compare with. */
-  session?: { key: number; csrfToken: string };
+  session?: {
+    key: number;
+    csrfToken: string;
+    /** The token that replaced an old one on this request: sent back as the cookie. */
+    rotatedToken?: string;
+  };
 }

@@ -41,7 +41,7 @@ export class Environment {
   /** Seed the demo domain's data set on an empty database. */
   @IsIn(['true', 'false']) DEMO_DATA: string = 'true';
 
-  /** Express `trust proxy` value: unset trusts no proxy; `true`, a hop count or subnets otherwise. */
+  /** Fastify's `trustProxy`: unset trusts no proxy; `true`, a hop count or addresses/subnets. */
   @IsOptional() @IsString() TRUST_PROXY?: string;
   @Matches(/^\d+(\.\d+)?(b|kb|mb)$/i, { message: 'BODY_LIMIT must look like 100kb or 1mb' })
   BODY_LIMIT: string = '1mb';

@@ -6,7 +6,7 @@ import {
   ApiPreconditionFailedResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { ParseKeyPipe } from '../common/parse-key.pipe';
 import { RequireContentType } from '../common/content-type.guard';
 import { EntityRecord } from './entity-record';
@@ -30,10 +30,10 @@ export class EntityController {
   async read(
     @Param('name') name: string,
     @Param('key', ParseKeyPipe) key: number,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<EntityRecord> {
     const { entity, etag } = await this.entities.read(name, key);
-    response.setHeader('ETag', etag);
+    response.header('ETag', etag);
     return entity;
   }
 

@@ -10,8 +10,8 @@ import {
   ApiTags,
   ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { RequireContentType } from '../common/content-type.guard';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { contentTypeOf, RequireContentType } from '../common/content-type.guard';
 import { FetchInput, FetchService } from './fetch.service';
 import { FetchDocument } from './fetch.tree';
 import { ResultColumn } from './fetch.compiler';
@@ -21,8 +21,8 @@ const TEXT = 'text/plain';
 const JSON_TYPE = 'application/json';
 
 /** The FETCH text or tree of a request; an empty text body arrives as undefined. */
-function inputOf(request: Request, body: unknown): FetchInput {
-  if (request.is(JSON_TYPE)) return { json: body };
+function inputOf(request: FastifyRequest, body: unknown): FetchInput {
+  if (contentTypeOf(request) === JSON_TYPE) return { json: body };
   return { text: typeof body === 'string' ? body : '' };
 }
 
@@ -52,23 +52,23 @@ export class FetchController {
   @ApiServiceUnavailableResponse({ description: 'The query ran longer than STATEMENT_TIMEOUT_MS' })
   @ApiUnsupportedMediaTypeResponse({ description: 'Neither text/plain nor application/json' })
   async run(
-    @Req() request: Request,
+    @Req() request: FastifyRequest,
     @Body() body: unknown,
     @Headers('x-fetch-cursor') cursor: string | undefined,
     @Headers('x-fetch-count') count: string | undefined,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<Record<string, unknown>[]> {
     const result = await this.fetch.run(inputOf(request, body), {
       cursor,
       count: count?.toLowerCase() === 'true',
     });
     const { compile, database } = result.timing;
-    response.setHeader(
+    response.header(
       'Server-Timing',
       `compile;dur=${compile.toFixed(3)}, db;dur=${database.toFixed(3)}`,
     );
-    if (result.next) response.setHeader('X-Fetch-Next', result.next);
-    if (result.total !== undefined) response.setHeader('X-Total-Count', result.total);
+    if (result.next) response.header('X-Fetch-Next', result.next);
+    if (result.total !== undefined) response.header('X-Total-Count', result.total);
     return result.rows;
   }
 
@@ -95,7 +95,7 @@ export class FetchController {
     description: '{columns:[{name, entity, property, type, aggregate?, nullable}]}',
   })
   @ApiBadRequestResponse({ description: 'As POST /rest/fetch' })
-  metadata(@Req() request: Request, @Body() body: unknown): { columns: ResultColumn[] } {
+  metadata(@Req() request: FastifyRequest, @Body() body: unknown): { columns: ResultColumn[] } {
     return this.fetch.metadata(inputOf(request, body));
   }
 }

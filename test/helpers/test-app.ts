@@ -1,11 +1,11 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { NestExpressApplication } from '@nestjs/platform-express';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AppModule, AppOptions } from '../../src/app.module';
-import { configureApp } from '../../src/app.setup';
+import { configureApp, createHttpAdapter } from '../../src/app.setup';
 import { ApiKeyService } from '../../src/auth/api-key.service';
 import { OrganizationService } from '../../src/auth/organization.service';
 import { UserService } from '../../src/auth/user.service';
@@ -33,8 +33,10 @@ export async function createTestApp(
   try {
     const databaseUrl = process.env.ATRIUM_TEST_DATABASE_URL;
     if (!databaseUrl) throw new Error('ATRIUM_TEST_DATABASE_URL is set by test/global-setup.ts');
-    const app = await NestFactory.create<NestExpressApplication>(
+    const env = validateEnvironment(process.env);
+    const app = await NestFactory.create<NestFastifyApplication>(
       AppModule.forRoot({ databaseUrl, modules }),
+      createHttpAdapter(env),
       {
         bodyParser: false,
         logger: false,
@@ -42,9 +44,10 @@ export async function createTestApp(
         abortOnError: false,
       },
     );
-    configureApp(app, validateEnvironment(process.env));
+    await configureApp(app, env);
     try {
       await app.init();
+      await app.getHttpAdapter().getInstance().ready();
     } catch (error) {
       // A boot that fails (on purpose, in some tests) must not leave its pool open.
       await app.close().catch(() => undefined);

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
-import type { Request } from 'express';
 import { HeaderAPIKeyStrategy } from 'passport-headerapikey';
 import { Identity } from '../../common/identity';
 import { ApiKeyService } from '../api-key.service';
 
 export const API_KEY_HEADER = 'X-API-Key';
 export const API_KEY_QUERY = 'apiKey';
+
+type AuthenticatedRequest = Parameters<HeaderAPIKeyStrategy['authenticate']>[0];
 
 /** Spec 5.2: the key in header `X-API-Key` or query parameter `apiKey`. */
 @Injectable()
@@ -15,12 +16,15 @@ export class ApiKeyStrategy extends PassportStrategy(HeaderAPIKeyStrategy, 'api-
     super({ header: API_KEY_HEADER, prefix: '' }, false);
   }
 
-  /** passport-headerapikey reads headers only; a query key is handed to it as one. */
-  override authenticate(request: Request, options?: object): void {
+  /**
+   * passport-headerapikey reads headers only; a query key is handed to it as one.
+   * Passport types the request as Express's; Fastify's has the same headers and query.
+   */
+  override authenticate(request: AuthenticatedRequest, options?: object): void {
     const fromQuery = request.query?.[API_KEY_QUERY];
     if (!request.headers[API_KEY_HEADER.toLowerCase()] && typeof fromQuery === 'string') {
       const headers = { ...request.headers, [API_KEY_HEADER.toLowerCase()]: fromQuery };
-      return super.authenticate({ ...request, headers } as Request, options);
+      return super.authenticate({ ...request, headers } as AuthenticatedRequest, options);
     }
     return super.authenticate(request, options);
   }
