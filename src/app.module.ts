@@ -20,6 +20,9 @@ export interface AppOptions {
   modules?: DynamicModule['imports'];
 }
 
+/** The levels at which pino-http's "request completed" lines are written. */
+const REQUEST_LOG_LEVELS = new Set(['info', 'debug', 'trace']);
+
 /** The id Fastify gave the request (app.setup.ts), which pino-http's middleware sees. */
 function requestIdOf(request: IncomingMessage): string {
   return (request as IncomingMessage & { id?: string }).id ?? randomUUID();
@@ -39,14 +42,20 @@ export class AppModule {
         }),
         LoggerModule.forRootAsync({
           inject: [ConfigService],
-          useFactory: (config: ConfigService<Environment, true>) => ({
-            pinoHttp: {
-              level: config.get('LOG_LEVEL', { infer: true }),
-              genReqId: requestIdOf,
-              redact: REDACTED_LOG_PATHS,
-              serializers: { req: redactRequestUrl },
-            },
-          }),
+          useFactory: (config: ConfigService<Environment, true>) => {
+            const level = config.get('LOG_LEVEL', { infer: true });
+            return {
+              pinoHttp: {
+                level,
+                genReqId: requestIdOf,
+                redact: REDACTED_LOG_PATHS,
+                serializers: { req: redactRequestUrl },
+              },
+              // Request lines are written at info: above it pino-http would still make
+              // (serialise and redact) a logger per request that never writes a line.
+              ...(REQUEST_LOG_LEVELS.has(level) ? {} : { forRoutes: [] }),
+            };
+          },
         }),
         DatabaseModule.forRoot(databaseUrl),
         CommonModule,

@@ -89,6 +89,14 @@ function logMessages(output: string): string[] {
   });
 }
 
+async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error('timed out waiting for the server output');
+    await new Promise((done) => setTimeout(done, 20));
+  }
+}
+
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
     const probe = createServer();
@@ -197,6 +205,22 @@ describe('the built server as a process on its own embedded database', () => {
       await logIn('admin', adminPassword).expect(200);
     },
   );
+
+  step('logs each request at info with its id, never an API key given in the query', async () => {
+    await request(server.url)
+      .get(`/auth?apiKey=${apiKey}`)
+      .set('X-Request-Id', 'trace-me-1')
+      .expect(200)
+      .expect('X-Request-Id', 'trace-me-1');
+    await waitFor(() => server.output.includes('trace-me-1'));
+    const line = server.output.split('\n').find((l) => l.includes('trace-me-1'))!;
+    const logged = JSON.parse(line) as { msg: string; req: { id: string; url: string } };
+    expect(logged).toMatchObject({
+      msg: 'request completed',
+      req: { id: 'trace-me-1', url: '/auth?apiKey=[Redacted]' },
+    });
+    expect(server.output).not.toContain(apiKey);
+  });
 
   step("lets the CLI create a user through the running server's socket", async () => {
     const result = await runCli(
