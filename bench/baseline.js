@@ -542,6 +542,51 @@ async function createInvoice(request, response) {
   sendJson(response, 200, { operation: 'insert', key });
 }
 
+/** The SQL of invoicing.summary (src/demo/invoicing.workflow.ts), as the app compiles it. */
+const SUMMARY_SQL = `SELECT t0."key" AS "account", count(t1."key") AS "count", sum(t1."total") AS "total" FROM "account" t0 LEFT JOIN "invoice" t1 ON t1."id_account" = t0."key" AND t1."id_organization" = $1::int8 AND (t1."issue_date" BETWEEN $3::timestamptz AND $4::timestamptz OR t1."date_created" BETWEEN $5::timestamptz AND $6::timestamptz) WHERE t0."id_organization" = $1::int8 AND (t0."key" = $2::int8) GROUP BY t0."key" LIMIT $7::int8`;
+const DATETIME_ARGUMENT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
+
+/**
+ * POST /rest/workflow/invoicing/summary: the same checks of the body, and the same
+ * transaction (the app runs every workflow method in one) around the same statement.
+ */
+async function invoicingSummary(request, response) {
+  const identity = await authenticate(request, response);
+  if (!identity) throw new HttpError(401, { detail: 'Authentication required' });
+  let body;
+  try {
+    body = JSON.parse(await readBody(request));
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    throw new HttpError(400, { detail: 'The request body could not be parsed' });
+  }
+  const { accountKey, from, to } = body ?? {};
+  if (!Number.isSafeInteger(accountKey) || ![from, to].every((d) => DATETIME_ARGUMENT.test(d))) {
+    throw new HttpError(400, { detail: 'Bad arguments' });
+  }
+  const range = [new Date(`${from}Z`).toISOString(), new Date(`${to}Z`).toISOString()];
+  const client = await pool.connect();
+  let rows;
+  try {
+    await client.query('START TRANSACTION');
+    ({ rows } = await client.query(SUMMARY_SQL, [
+      identity.organizationKey,
+      accountKey,
+      ...range,
+      ...range,
+      5000,
+    ]));
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  } finally {
+    client.release();
+  }
+  if (rows.length === 0) throw new HttpError(404, { detail: `account ${accountKey} not found` });
+  sendJson(response, 200, { count: rows[0].count, total: rows[0].total ?? '0.00' });
+}
+
 /**
  * POST /rest/fetch for the two benchmarked queries: the same authentication and body
  * handling, the SQL the app compiles them to (bench/fetch-queries.js), the rows as JSON.
@@ -597,6 +642,7 @@ const ROUTES = {
   'POST /rest/entity/invoice': createInvoice,
   'POST /rest/fetch/parse': echoFetchText,
   'POST /rest/fetch': runFetch,
+  'POST /rest/workflow/invoicing/summary': invoicingSummary,
 };
 
 /** Routes with a path parameter: [method, pattern, handler(request, response, ...groups)]. */

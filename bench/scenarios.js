@@ -155,4 +155,21 @@ module.exports = [
     headers: (ctx) => ({ 'x-api-key': ctx.apiKey, 'content-type': 'text/plain' }),
     body: FETCH_QUERIES.AGGREGATE,
   },
+  {
+    name: 'POST /rest/workflow/invoicing/summary',
+    method: 'POST',
+    path: '/rest/workflow/invoicing/summary',
+    headers: (ctx) => ({ 'x-api-key': ctx.apiKey }),
+    body: (ctx) => ({
+      accountKey: ctx.bench.accountKey,
+      from: '2020-01-01T00:00:00',
+      to: '2030-12-31T23:59:59',
+    }),
+    // The POST scenario adds invoices to this account while the run goes on.
+    sameBody: false,
+    verify: (text) => /^\{"count":\d+,"total":"\d+\.\d{2}"\}$/.test(text),
+    async setup(ctx) {
+      await benchRows(ctx);
+    },
+  },
 ];

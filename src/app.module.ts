@@ -12,6 +12,7 @@ import { DemoModule } from './demo/demo.module';
 import { EntityModule } from './entity/entity.module';
 import { FetchModule } from './fetch/fetch.module';
 import { HealthModule } from './health/health.module';
+import { WorkflowModule } from './workflow/workflow.module';
 
 export interface AppOptions {
   /** The PostgreSQL to use: a server's URL or the embedded database's. */
@@ -64,6 +65,7 @@ export class AppModule {
         AuthModule,
         DemoModule,
         HealthModule,
+        WorkflowModule,
         ...modules,
       ],
     };

@@ -1,7 +1,7 @@
 import { BadRequestException, Injectable, ServiceUnavailableException } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { RequestContext } from '../common/request-context';
 import { Environment } from '../config/environment';
 import { EntityRegistry } from '../entity/entity.registry';
@@ -23,6 +23,8 @@ export interface FetchOptions {
   cursor?: string;
   /** `X-Fetch-Count: true`. */
   count?: boolean;
+  /** A transaction to run in (a workflow's), instead of a connection of the pool. */
+  manager?: EntityManager;
 }
 
 export interface FetchResult {
@@ -80,7 +82,7 @@ export class FetchService {
       options.cursor !== undefined ? await this.cursors.open(binding(), options.cursor) : undefined;
     const compiled = this.compile(query, { count: options.count, after });
     const compiledAt = performance.now();
-    const raw = await this.execute(compiled);
+    const raw = await this.execute(compiled, options.manager ?? this.dataSource.manager);
     const result: FetchResult = {
       rows: raw,
       timing: { compile: compiledAt - started, database: performance.now() - compiledAt },
@@ -121,9 +123,12 @@ export class FetchService {
     return compileFetch(query, this.registry, { identity, limits: this.limits, ...options });
   }
 
-  private async execute(compiled: CompiledFetch): Promise<Record<string, unknown>[]> {
+  private async execute(
+    compiled: CompiledFetch,
+    manager: EntityManager,
+  ): Promise<Record<string, unknown>[]> {
     try {
-      return await this.dataSource.query(compiled.sql, compiled.params);
+      return await manager.query(compiled.sql, compiled.params);
     } catch (error) {
       throw this.translate(error);
     }

@@ -24,7 +24,9 @@ export class SessionStrategy extends PassportStrategy(Strategy, 'session') {
         if (!resolved) return this.fail(401);
         const { identity, rotatedToken } = resolved;
         this.success(
-          rotatedToken ? { ...identity, session: { ...identity.session!, rotatedToken } } : identity,
+          rotatedToken
+            ? { ...identity, session: { ...identity.session!, rotatedToken } }
+            : identity,
         );
       },
       (error: unknown) => this.error(error as Error),

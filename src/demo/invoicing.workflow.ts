@@ -1,0 +1,117 @@
+import { EntityService } from '../entity/entity.service';
+import { FetchService } from '../fetch/fetch.service';
+import { EntityQuery } from '../fetch/fetch.tree';
+import { Workflow, WorkflowMethod } from '../workflow/workflow.decorators';
+import { WorkflowError } from '../workflow/workflow.errors';
+import { WorkflowContext } from '../workflow/workflow.service';
+
+/** The demo's workflow (DESIGN.md): issue a draft invoice; sum an account's invoices. */
+@Workflow('invoicing')
+export class InvoicingWorkflow {
+  constructor(
+    private readonly entities: EntityService,
+    private readonly fetch: FetchService,
+  ) {}
+
+  /**
+   * A draft becomes issued today, numbered `INV-<year>-<nnnn>` unless it has a number.
+   * Through the entity engine, so the invoice's rules run (and a failing one is a 424).
+   */
+  @WorkflowMethod({ arguments: [{ name: 'invoiceKey', type: 'integer' }] })
+  async issue(
+    invoiceKey: number,
+    { manager }: WorkflowContext,
+  ): Promise<{ status: string; number: string }> {
+    const { entity } = await this.entities.read('invoice', invoiceKey, manager);
+    const { status, number } = entity.properties as { status: string; number: string | null };
+    if (status !== 'draft') {
+      throw new WorkflowError(
+        400,
+        `invoice ${invoiceKey} is ${status}: only a draft can be issued`,
+      );
+    }
+    const now = new Date();
+    const assigned = number ?? (await this.nextNumber(now.getUTCFullYear(), manager));
+    await this.entities.update(
+      'invoice',
+      invoiceKey,
+      { properties: { status: 'issued', number: assigned, issue_date: now.toISOString() } },
+      undefined,
+      manager,
+    );
+    return { status: 'issued', number: assigned };
+  }
+
+  /** How many of the account's invoices were issued or created in [from, to], and their total. */
+  @WorkflowMethod({
+    arguments: [
+      { name: 'accountKey', type: 'integer' },
+      { name: 'from', type: 'datetime' },
+      { name: 'to', type: 'datetime' },
+    ],
+  })
+  async summary(
+    accountKey: number,
+    from: Date,
+    to: Date,
+    { manager }: WorkflowContext,
+  ): Promise<{ count: number; total: string }> {
+    const range = [from.toISOString(), to.toISOString()];
+    // One statement: the account (none: 404) and its invoices in range, an OUTER link.
+    const query: EntityQuery = {
+      entity: 'account',
+      properties: [{ property: 'key', alias: 'account', groupBy: true }],
+      links: [
+        {
+          entity: 'invoice',
+          linkType: 'outer',
+          from: 'id_account',
+          to: 'key',
+          properties: [
+            { property: 'key', aggregate: 'countcolumn', alias: 'count' },
+            { property: 'total', aggregate: 'sum', alias: 'total' },
+          ],
+          filter: [
+            {
+              type: 'Or',
+              conditions: [
+                { property: 'issue_date', operator: 'between', value: range },
+                { property: 'date_created', operator: 'between', value: range },
+              ],
+            },
+          ],
+        },
+      ],
+      filter: [
+        { type: 'And', conditions: [{ property: 'key', operator: 'eq', value: accountKey }] },
+      ],
+    };
+    const { rows } = await this.fetch.run({ json: query }, { manager });
+    if (rows.length === 0) throw new WorkflowError(404, `account ${accountKey} not found`);
+    const { count, total } = rows[0] as { count: number; total: string | null };
+    return { count, total: total ?? '0.00' };
+  }
+
+  /** The year's next number after the highest one, in this organization. */
+  private async nextNumber(year: number, manager: WorkflowContext['manager']): Promise<string> {
+    const prefix = `INV-${year}-`;
+    const { rows } = await this.fetch.run(
+      {
+        json: {
+          entity: 'invoice',
+          properties: [{ property: 'number', aggregate: 'max', alias: 'last' }],
+          filter: [
+            {
+              type: 'And',
+              conditions: [{ property: 'number', operator: 'like', value: `${prefix}%` }],
+            },
+          ],
+        },
+      },
+      { manager },
+    );
+    const last = (rows[0]?.last as string | null) ?? prefix + '0000';
+    const next = Number(last.slice(prefix.length)) + 1;
+    return `${prefix}${String(next).padStart(4, '0')}`;
+  }
+}

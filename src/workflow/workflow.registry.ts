@@ -1,0 +1,98 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import {
+  ARGUMENT_TYPES,
+  ArgumentDefinition,
+  WORKFLOW,
+  WORKFLOW_METHOD,
+  WorkflowMethodOptions,
+} from './workflow.decorators';
+
+export interface WorkflowMethodDefinition {
+  workflow: string;
+  name: string;
+  arguments: ArgumentDefinition[];
+  access: 'everyone' | 'admin';
+  /** The provider's method, bound to its instance. */
+  run: (...args: unknown[]) => unknown;
+}
+
+/** Every @Workflow provider's @WorkflowMethod, found once at boot. */
+@Injectable()
+export class WorkflowRegistry implements OnModuleInit {
+  private readonly workflows = new Map<string, Map<string, WorkflowMethodDefinition>>();
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+  ) {}
+
+  onModuleInit(): void {
+    const owners = new Map<string, string>();
+    for (const { metatype, instance } of this.discovery.getProviders()) {
+      if (!metatype || !instance) continue;
+      const name: string | undefined = Reflect.getMetadata(WORKFLOW, metatype);
+      if (!name) continue;
+      if (owners.has(name)) {
+        throw new Error(
+          `Two workflows are named "${name}": ${owners.get(name)} and ${metatype.name}`,
+        );
+      }
+      owners.set(name, metatype.name);
+      this.workflows.set(name, this.methodsOf(name, instance as Record<string, unknown>));
+    }
+  }
+
+  find(workflow: string, method: string): WorkflowMethodDefinition | undefined {
+    return this.workflows.get(workflow)?.get(method);
+  }
+
+  has(workflow: string): boolean {
+    return this.workflows.has(workflow);
+  }
+
+  all(): { name: string; methods: WorkflowMethodDefinition[] }[] {
+    return [...this.workflows].map(([name, methods]) => ({ name, methods: [...methods.values()] }));
+  }
+
+  private methodsOf(
+    workflow: string,
+    instance: Record<string, unknown>,
+  ): Map<string, WorkflowMethodDefinition> {
+    const methods = new Map<string, WorkflowMethodDefinition>();
+    for (const key of this.scanner.getAllMethodNames(Object.getPrototypeOf(instance))) {
+      const handler = instance[key] as (...args: unknown[]) => unknown;
+      const options: WorkflowMethodOptions | undefined = Reflect.getMetadata(
+        WORKFLOW_METHOD,
+        handler,
+      );
+      if (!options) continue;
+      const name = options.name ?? key;
+      if (methods.has(name)) {
+        throw new Error(`Workflow "${workflow}" has two methods named "${name}"`);
+      }
+      methods.set(name, {
+        workflow,
+        name,
+        arguments: checkedArguments(`${workflow}.${name}`, options.arguments ?? []),
+        access: options.access ?? 'everyone',
+        run: handler.bind(instance),
+      });
+    }
+    return methods;
+  }
+}
+
+function checkedArguments(path: string, definitions: ArgumentDefinition[]): ArgumentDefinition[] {
+  const seen = new Set<string>();
+  for (const { name, type } of definitions) {
+    if (seen.has(name)) throw new Error(`${path}: two arguments are named "${name}"`);
+    if (!ARGUMENT_TYPES.includes(type)) {
+      throw new Error(
+        `${path}: argument "${name}" has type "${type}", not one of ${ARGUMENT_TYPES.join(', ')}`,
+      );
+    }
+    seen.add(name);
+  }
+  return definitions;
+}

@@ -1,0 +1,48 @@
+import { Module } from '@nestjs/common';
+import { Workflow, WorkflowMethod } from '../src/workflow/workflow.decorators';
+import { createTestApp } from './helpers/test-app';
+
+// Mistakes in workflow declarations fail the boot with a message that names them. The
+// classes are declared inside each test, so that one test's mistake is not the next's.
+
+describe('workflow discovery at boot', () => {
+  it('fails for two workflows with one name', async () => {
+    @Workflow('billing')
+    class Billing {}
+    @Workflow('billing')
+    class Invoicing2 {}
+    @Module({ providers: [Billing, Invoicing2] })
+    class Twice {}
+    await expect(createTestApp({}, [Twice])).rejects.toThrow(
+      'Two workflows are named "billing": Billing and Invoicing2',
+    );
+  });
+
+  it('fails for two methods with one name', async () => {
+    @Workflow('shipping')
+    class Shipping {
+      @WorkflowMethod({ name: 'send' })
+      sendNow() {}
+      @WorkflowMethod({ name: 'send' })
+      sendLater() {}
+    }
+    @Module({ providers: [Shipping] })
+    class Twice {}
+    await expect(createTestApp({}, [Twice])).rejects.toThrow(
+      'Workflow "shipping" has two methods named "send"',
+    );
+  });
+
+  it('fails for an argument of an unknown type', async () => {
+    @Workflow('pricing')
+    class Pricing {
+      @WorkflowMethod({ arguments: [{ name: 'price', type: 'money' as 'decimal' }] })
+      quote() {}
+    }
+    @Module({ providers: [Pricing] })
+    class Bad {}
+    await expect(createTestApp({}, [Bad])).rejects.toThrow(
+      'pricing.quote: argument "price" has type "money", not one of string, integer, decimal, datetime, boolean',
+    );
+  });
+});
