@@ -4,7 +4,17 @@
  * TEST_DATABASE_URL names a server). The embedded database is started once, outside
  * Jest's VM, in the global setup, because PGlite loads with a dynamic import().
  */
-const tsJest = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
+/**
+ * TypeScript, and the ESM-only packages below compiled to CommonJS: Jest's VM cannot
+ * require ES modules below Node 24.9 (DESIGN.md).
+ */
+const ESM_PACKAGES = ['content-disposition'];
+const transform = {
+  '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
+  '^.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs' } }],
+};
+// Skip node_modules, except those packages wherever they are nested.
+const transformIgnorePatterns = [`/node_modules/(?!(.*/)?(${ESM_PACKAGES.join('|')})/)`];
 
 /** @type {import('jest').Config} */
 module.exports = {
@@ -17,13 +27,15 @@ module.exports = {
     {
       displayName: 'unit',
       testEnvironment: 'node',
-      transform: tsJest,
+      transform,
+      transformIgnorePatterns,
       testMatch: ['<rootDir>/src/**/*.spec.ts'],
     },
     {
       displayName: 'e2e',
       testEnvironment: 'node',
-      transform: tsJest,
+      transform,
+      transformIgnorePatterns,
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
     },
   ],

@@ -12,6 +12,7 @@ import { DemoModule } from './demo/demo.module';
 import { EntityModule } from './entity/entity.module';
 import { FetchModule } from './fetch/fetch.module';
 import { HealthModule } from './health/health.module';
+import { StorageModule } from './storage/storage.module';
 import { WorkflowModule } from './workflow/workflow.module';
 
 export interface AppOptions {
@@ -66,6 +67,7 @@ export class AppModule {
         DemoModule,
         HealthModule,
         WorkflowModule,
+        StorageModule,
         ...modules,
       ],
     };

@@ -1,4 +1,5 @@
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import { ValidationPipe } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -36,6 +37,10 @@ export function createHttpAdapter(env: Environment): FastifyAdapter {
 export async function configureApp(app: NestFastifyApplication, env: Environment): Promise<void> {
   app.useLogger(app.get(Logger));
   await app.register(helmet);
+  // Uploads stream (never held whole); a file over the limit fails its stream with a 413.
+  await app.register(multipart, {
+    limits: { fileSize: env.MAX_UPLOAD_BYTES, files: 1, fields: 5, fieldSize: 1024, parts: 6 },
+  });
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);

@@ -12,6 +12,8 @@ import {
   validateSync,
 } from 'class-validator';
 
+import { STORAGE_DRIVERS, StorageDriver } from '../storage/backends/storage-backend';
+
 export const AUTH_STRATEGY_NAMES = ['api-key', 'session', 'refresh'] as const;
 export type AuthStrategyName = (typeof AUTH_STRATEGY_NAMES)[number];
 
@@ -35,6 +37,10 @@ export class Environment {
    */
   @IsInt() @Min(0) STATEMENT_TIMEOUT_MS: number = 10_000;
   @IsString() DATA_DIR: string = './data';
+  /** Where uploaded bytes go: `fs` (DATA_DIR/files) or `db` (PostgreSQL, shared by instances). */
+  @IsIn(STORAGE_DRIVERS) STORAGE_DRIVER: StorageDriver = 'fs';
+  /** The largest upload, in bytes; larger is 413 and nothing is stored. */
+  @IsInt() @Min(1) MAX_UPLOAD_BYTES: number = 100 * 1024 * 1024;
 
   /** The same floor as any password (MIN_PASSWORD_LENGTH), checked before boot. */
   @IsOptional() @IsString() @MinLength(8) ADMIN_PASSWORD?: string;

@@ -9,6 +9,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { Identity } from '../common/identity';
+import { etagMatches } from '../common/etag';
 import { RequestContext } from '../common/request-context';
 import { translateDatabaseError } from './database-errors';
 import { EntityRegistry } from './entity.registry';
@@ -208,13 +209,6 @@ function mergeInto(stored: EntityRecord, input: EntityRecord, path: string): Ent
 
 export function etagOf(entity: EntityRecord): string {
   return `"${createHash('sha256').update(JSON.stringify(entity)).digest('base64url').slice(0, 27)}"`;
-}
-
-function etagMatches(ifMatch: string, etag: string): boolean {
-  return ifMatch
-    .split(',')
-    .map((tag) => tag.trim().replace(/^W\//, ''))
-    .some((tag) => tag === '*' || tag === etag);
 }
 
 function notFound(type: EntityType, key: number): NotFoundException {

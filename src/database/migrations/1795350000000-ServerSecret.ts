@@ -1,8 +1,8 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** Named secrets every instance on the database shares (e.g. the FETCH cursor key). */
-export class ServerSecret1795400000000 implements MigrationInterface {
-  name = 'ServerSecret1795400000000';
+export class ServerSecret1795350000000 implements MigrationInterface {
+  name = 'ServerSecret1795350000000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(

@@ -1,0 +1,56 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { EntityManager } from 'typeorm';
+
+export const STORAGE_DRIVERS = ['fs', 'db'] as const;
+export type StorageDriver = (typeof STORAGE_DRIVERS)[number];
+
+export interface StoredBytes {
+  sha256: string;
+  size: number;
+}
+
+/** Inclusive byte offsets, as HTTP ranges are. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * Where file versions keep their bytes. Content-addressed by sha256, so identical content
+ * is stored once. Another backend (S3-compatible, say) implements the same three things.
+ */
+export interface StorageBackend {
+  readonly driver: StorageDriver;
+  /**
+   * Whether `write` joins the transaction that records the version (bytes in the
+   * database), or makes the bytes durable before that transaction opens (a file system).
+   */
+  readonly transactional: boolean;
+  /** Streams the bytes in, never holding them whole; resolves once they are durable. */
+  write(source: Readable, manager?: EntityManager): Promise<StoredBytes>;
+  /** The stored bytes of `sha256` (`size` long), or the range of them. */
+  read(sha256: string, size: number, range?: ByteRange): Promise<Readable>;
+}
+
+/** The injection token of the backends, by driver. */
+export const STORAGE_BACKENDS = Symbol('STORAGE_BACKENDS');
+
+/** A pass-through step that hashes and counts what streams by. */
+export function hashing(): {
+  step: (chunks: AsyncIterable<Buffer>) => AsyncGenerator<Buffer>;
+  result: () => StoredBytes;
+} {
+  const hash = createHash('sha256');
+  let size = 0;
+  return {
+    async *step(chunks) {
+      for await (const chunk of chunks) {
+        hash.update(chunk);
+        size += chunk.length;
+        yield chunk;
+      }
+    },
+    result: () => ({ sha256: hash.digest('hex'), size }),
+  };
+}

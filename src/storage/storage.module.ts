@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DbStorageBackend } from './backends/db.backend';
+import { FsStorageBackend } from './backends/fs.backend';
+import { STORAGE_BACKENDS } from './backends/storage-backend';
+import { STORAGE_ENTITIES } from './entities';
+import { FileStore } from './file.store';
+import { StorageController } from './storage.controller';
+import { StorageService } from './storage.service';
+
+/** Versioned files: /storage, the file records, and the backends holding the bytes. */
+@Module({
+  imports: [TypeOrmModule.forFeature(STORAGE_ENTITIES)],
+  controllers: [StorageController],
+  providers: [
+    FsStorageBackend,
+    DbStorageBackend,
+    {
+      // Every backend stays readable: a version names the one its bytes are in.
+      provide: STORAGE_BACKENDS,
+      inject: [FsStorageBackend, DbStorageBackend],
+      useFactory: (fs: FsStorageBackend, db: DbStorageBackend) => ({ fs, db }),
+    },
+    FileStore,
+    StorageService,
+  ],
+})
+export class StorageModule {}

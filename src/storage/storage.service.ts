@@ -1,0 +1,234 @@
+import {
+  BadRequestException,
+  HttpException,
+  Inject,
+  Injectable,
+  NotFoundException,
+} from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
+import { DataSource, EntityManager } from 'typeorm';
+import { etagMatches } from '../common/etag';
+import { Identity } from '../common/identity';
+import { RequestContext } from '../common/request-context';
+import { Environment } from '../config/environment';
+import {
+  StorageBackend,
+  STORAGE_BACKENDS,
+  StorageDriver,
+  StoredBytes,
+} from './backends/storage-backend';
+import { FileStore, VersionRecord } from './file.store';
+import { dispositionOf, isActiveContent, rangeOf, storedContentType } from './storage.http';
+
+/** POST /storage's answer: the version just stored. */
+export interface StoredFileDto {
+  id: number;
+  version: number;
+  name: string;
+  contentType: string;
+  size: number;
+  sha256: string;
+  dateCreated: Date;
+}
+
+export type VersionDto = Omit<StoredFileDto, 'id'>;
+
+export interface DownloadRequest {
+  id?: string;
+  version?: string;
+  action?: string;
+  range?: string;
+  ifNoneMatch?: string;
+}
+
+/** What GET /storage answers: a status, its headers, and the bytes for 200 and 206. */
+export interface Download {
+  status: 200 | 206 | 304 | 416;
+  headers: Record<string, string>;
+  body?: Readable;
+}
+
+const DIGITS = /^\d{1,15}$/;
+const FORM_FIELDS = new Set(['id', 'name']);
+const MAX_NAME_LENGTH = 255;
+
+/** Versioned files (spec 4.5): uploads stream in, downloads stream out, by organization. */
+@Injectable()
+export class StorageService {
+  private readonly backend: StorageBackend;
+
+  constructor(
+    @Inject(STORAGE_BACKENDS) private readonly backends: Record<StorageDriver, StorageBackend>,
+    private readonly files: FileStore,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly context: RequestContext,
+    config: ConfigService<Environment, true>,
+  ) {
+    this.backend = backends[config.get('STORAGE_DRIVER', { infer: true })];
+  }
+
+  /**
+   * A multipart upload: `file` (the bytes), `id` (a new version of that file) and `name`.
+   * With a database backend the bytes and the record are one transaction; with a file
+   * system the bytes are durable first and recorded after, so a cut leaves no record.
+   */
+  async upload(request: FastifyRequest): Promise<StoredFileDto> {
+    const identity = this.context.requireIdentity();
+    const version = this.backend.transactional
+      ? await this.dataSource.transaction((tx) => this.receive(request, identity, tx))
+      : await this.receive(request, identity);
+    return { id: version.fileKey, ...versionDto(version) };
+  }
+
+  async download(ask: DownloadRequest): Promise<Download> {
+    const { organizationKey } = this.context.requireIdentity();
+    const fileKey = this.key(ask.id, 'id');
+    if (fileKey === undefined) throw new BadRequestException('id is required: the key of the file');
+    const versionNumber = this.key(ask.version, 'version');
+    if (ask.action !== undefined && ask.action !== 'view' && ask.action !== 'download') {
+      throw new BadRequestException('action is "download" or "view"');
+    }
+    const version = await this.files.findVersion(fileKey, versionNumber, organizationKey);
+    if (!version) {
+      throw new NotFoundException(
+        versionNumber === undefined
+          ? `No file ${fileKey}`
+          : `No version ${versionNumber} of file ${fileKey}`,
+      );
+    }
+    const etag = `"${version.sha256}"`;
+    const headers: Record<string, string> = {
+      ETag: etag,
+      'Cache-Control': 'private, no-cache',
+      'Accept-Ranges': 'bytes',
+      'X-Content-Type-Options': 'nosniff',
+    };
+    if (ask.ifNoneMatch && etagMatches(ask.ifNoneMatch, etag)) return { status: 304, headers };
+    const range = rangeOf(ask.range, version.size);
+    if (range === 'unsatisfiable') {
+      return { status: 416, headers: { ...headers, 'Content-Range': `bytes */${version.size}` } };
+    }
+    Object.assign(headers, {
+      'Content-Type': version.contentType,
+      'Content-Disposition': dispositionOf(
+        version.name,
+        ask.action === 'download' ? 'download' : 'view',
+        version.contentType,
+      ),
+      // What the bytes may do if a browser opens them anyway: nothing.
+      'Content-Security-Policy': `default-src 'none'; sandbox${isActiveContent(version.contentType) ? '' : ' allow-downloads'}`,
+    });
+    const body = await this.backends[version.driver].read(version.sha256, version.size, range);
+    if (!range)
+      return { status: 200, headers: { ...headers, 'Content-Length': String(version.size) }, body };
+    return {
+      status: 206,
+      headers: {
+        ...headers,
+        'Content-Length': String(range.end - range.start + 1),
+        'Content-Range': `bytes ${range.start}-${range.end}/${version.size}`,
+      },
+      body,
+    };
+  }
+
+  async versions(fileKey: number): Promise<VersionDto[]> {
+    const versions = await this.files.listVersions(
+      fileKey,
+      this.context.requireIdentity().organizationKey,
+    );
+    if (versions.length === 0) throw new NotFoundException(`No file ${fileKey}`);
+    return versions.map(versionDto);
+  }
+
+  /** Reads the form's parts in order, the bytes streamed to the backend as they come. */
+  private async receive(
+    request: FastifyRequest,
+    identity: Identity,
+    tx?: EntityManager,
+  ): Promise<VersionRecord> {
+    const fields: Record<string, string> = {};
+    let bytes: (StoredBytes & { filename: string; mimetype: string }) | undefined;
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'field') {
+          if (!FORM_FIELDS.has(part.fieldname)) {
+            throw new BadRequestException(
+              `Unknown form field "${part.fieldname}": send file, id and name`,
+            );
+          }
+          fields[part.fieldname] = String(part.value);
+          continue;
+        }
+        if (part.fieldname !== 'file' || bytes) {
+          throw new BadRequestException('Send one file, in the form field "file"');
+        }
+        // An id sent before the bytes is checked before they are stored.
+        const fileKey = this.key(fields.id, 'id');
+        if (
+          fileKey !== undefined &&
+          !(await this.files.exists(fileKey, identity.organizationKey, tx))
+        ) {
+          throw new NotFoundException(`No file ${fileKey}`);
+        }
+        const stored = await this.backend.write(part.file, tx);
+        bytes = { ...stored, filename: part.filename, mimetype: part.mimetype };
+      }
+    } catch (error) {
+      throw asClientError(error);
+    }
+    if (!bytes) throw new BadRequestException('The form has no field "file": send the bytes in it');
+    const name = fields.name ?? bytes.filename;
+    if (!name || name.length > MAX_NAME_LENGTH) {
+      throw new BadRequestException(`name must be 1 to ${MAX_NAME_LENGTH} characters`);
+    }
+    const fileKey = this.key(fields.id, 'id');
+    const newVersion = {
+      name,
+      contentType: storedContentType(bytes.mimetype),
+      size: bytes.size,
+      sha256: bytes.sha256,
+      driver: this.backend.driver,
+    };
+    const record = (manager: EntityManager) =>
+      this.files.record(manager, fileKey, newVersion, identity);
+    const version = tx ? await record(tx) : await this.dataSource.transaction(record);
+    if (!version) throw new NotFoundException(`No file ${fileKey}`);
+    return version;
+  }
+
+  private key(value: string | undefined, name: string): number | undefined {
+    if (value === undefined) return undefined;
+    if (!DIGITS.test(value))
+      throw new BadRequestException(`${name} must be a number, not "${value}"`);
+    return Number(value);
+  }
+}
+
+function versionDto({
+  version,
+  name,
+  contentType,
+  size,
+  sha256,
+  dateCreated,
+}: VersionRecord): VersionDto {
+  return { version, name, contentType, size, sha256, dateCreated };
+}
+
+/**
+ * @fastify/multipart's refusals (a file over MAX_UPLOAD_BYTES: 413, too many parts, not
+ * multipart) carry their status; they reach us as plain errors, not HttpExceptions.
+ */
+function asClientError(error: unknown): unknown {
+  const { statusCode, code, message } = error as {
+    statusCode?: number;
+    code?: string;
+    message?: string;
+  };
+  if (error instanceof HttpException || !code?.startsWith('FST_') || !statusCode) return error;
+  return new HttpException({ detail: message ?? 'The upload was refused' }, statusCode);
+}

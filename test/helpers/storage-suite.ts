@@ -1,0 +1,347 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { ApiKeyService } from '../../src/auth/api-key.service';
+import {
+  apiKeyUser,
+  createOrganization,
+  createSecondTestApp,
+  createTestApp,
+  createUser,
+  login,
+  TestApp,
+} from './test-app';
+
+const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
+
+/** Collects a response body as bytes, whatever its type. */
+const binary: Parameters<request.Test['parse']>[0] = (response, done) => {
+  const stream = response as unknown as NodeJS.ReadableStream;
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  stream.on('end', () => done(null, Buffer.concat(chunks)));
+};
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** The e2e suite of /storage, run once per backend (storage-fs and storage-db). */
+export function storageSuite(driver: 'fs' | 'db'): void {
+  describe(`/storage on the ${driver} backend`, () => {
+    let t: TestApp;
+    let key: string;
+    let dataDir: string;
+
+    beforeAll(async () => {
+      dataDir = await mkdtemp(join(tmpdir(), 'atr-files-'));
+      t = await createTestApp({
+        STORAGE_DRIVER: driver,
+        DATA_DIR: dataDir,
+        MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES),
+      });
+      ({ key } = await apiKeyUser(t));
+    });
+    afterAll(async () => {
+      await t.close();
+      await rm(dataDir, { recursive: true, force: true });
+    });
+
+    const upload = (
+      bytes: Buffer,
+      options: { filename?: string; contentType?: string; id?: number; name?: string } = {},
+      apiKey = key,
+    ) => {
+      const post = request(t.http).post('/storage').set('X-API-Key', apiKey);
+      if (options.id !== undefined) post.field('id', String(options.id));
+      if (options.name !== undefined) post.field('name', options.name);
+      return post.attach('file', bytes, {
+        filename: options.filename ?? 'data.bin',
+        contentType: options.contentType ?? 'application/octet-stream',
+      });
+    };
+    const download = (query: string, apiKey = key) =>
+      request(t.http).get(`/storage?${query}`).set('X-API-Key', apiKey).buffer(true).parse(binary);
+    const versionRows = (name: string) =>
+      t.dataSource.query(`SELECT 1 FROM file_version WHERE name = $1`, [name]);
+
+    it('stores binary content and gives back every byte (201, then 200)', async () => {
+      const bytes = Buffer.concat([
+        Buffer.from(Array.from({ length: 256 }, (_, i) => i)),
+        randomBytes(3 * 1024 * 1024 + 17), // across several database chunks
+      ]);
+      const { body: stored } = await upload(bytes, { filename: 'blob.bin' }).expect(201);
+      expect(stored).toEqual({
+        id: expect.any(Number),
+        version: 1,
+        name: 'blob.bin',
+        contentType: 'application/octet-stream',
+        size: bytes.length,
+        sha256: sha256(bytes),
+        dateCreated: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      });
+      const response = await download(`id=${stored.id}`).expect(200);
+      expect(Buffer.compare(response.body, bytes)).toBe(0);
+      expect(response.headers).toMatchObject({
+        'content-type': 'application/octet-stream',
+        'content-length': String(bytes.length),
+        etag: `"${sha256(bytes)}"`,
+        'x-content-type-options': 'nosniff',
+      });
+    });
+
+    it('adds versions to a file; the latest by default, any one by number', async () => {
+      const first = Buffer.from('version one');
+      const second = Buffer.from('version two, longer');
+      const { body: v1 } = await upload(first, {
+        filename: 'notes.txt',
+        contentType: 'text/plain',
+      });
+      const { body: v2 } = await upload(second, { id: v1.id, name: 'notes-v2.txt' }).expect(201);
+      expect(v2).toMatchObject({
+        id: v1.id,
+        version: 2,
+        name: 'notes-v2.txt',
+        size: second.length,
+      });
+      expect((await download(`id=${v1.id}`).expect(200)).body.toString()).toBe(second.toString());
+      expect((await download(`id=${v1.id}&version=1`).expect(200)).body.toString()).toBe(
+        first.toString(),
+      );
+      await download(`id=${v1.id}&version=3`).expect(404);
+      const { body: versions } = await request(t.http)
+        .get(`/storage/${v1.id}/versions`)
+        .set('X-API-Key', key)
+        .expect(200);
+      expect(versions).toEqual([
+        expect.objectContaining({ version: 1, name: 'notes.txt', contentType: 'text/plain' }),
+        expect.objectContaining({ version: 2, name: 'notes-v2.txt', sha256: sha256(second) }),
+      ]);
+      expect(versions[0]).not.toHaveProperty('data');
+    });
+
+    it('says attachment for download and inline for view, with an RFC 5987 name', async () => {
+      const { body } = await upload(Buffer.from('%PDF-1.7'), {
+        filename: 'résumé 2026.pdf',
+        contentType: 'application/pdf',
+      });
+      const viewed = await download(`id=${body.id}&action=view`).expect(200);
+      expect(viewed.headers['content-disposition']).toBe(
+        `inline; filename="r_sum_ 2026.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9%202026.pdf`,
+      );
+      const byDefault = await download(`id=${body.id}`).expect(200);
+      expect(byDefault.headers['content-disposition']).toMatch(/^inline;/);
+      const downloaded = await download(`id=${body.id}&action=download`).expect(200);
+      expect(downloaded.headers['content-disposition']).toMatch(
+        /^attachment; filename="r_sum_ 2026\.pdf"; filename\*=/,
+      );
+    });
+
+    it.each([
+      ['text/html', 'page.html', '<script>alert(document.cookie)</script>'],
+      ['image/svg+xml', 'logo.svg', '<svg xmlns="http://www.w3.org/2000/svg"><script/></svg>'],
+      ['application/javascript', 'app.js', 'fetch("/auth")'],
+      ['application/xml', 'data.xml', '<?xml version="1.0"?><x/>'],
+    ])('never serves %s inline from the API origin', async (contentType, filename, text) => {
+      const { body } = await upload(Buffer.from(text), { filename, contentType });
+      const response = await download(`id=${body.id}&action=view`).expect(200);
+      expect(response.headers['content-disposition']).toMatch(/^attachment;/);
+      expect(response.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+    });
+
+    it('answers a Range with 206, an unsatisfiable one with 416', async () => {
+      const bytes = Buffer.from('0123456789abcdefghij');
+      const { body } = await upload(bytes);
+      const ranged = (range: string) =>
+        request(t.http)
+          .get(`/storage?id=${body.id}`)
+          .set('X-API-Key', key)
+          .set('Range', range)
+          .buffer(true)
+          .parse(binary);
+      const first = await ranged('bytes=0-9').expect(206);
+      expect(first.body.toString()).toBe('0123456789');
+      expect(first.headers).toMatchObject({
+        'content-range': 'bytes 0-9/20',
+        'content-length': '10',
+      });
+      expect((await ranged('bytes=15-').expect(206)).body.toString()).toBe('fghij');
+      expect((await ranged('bytes=-3').expect(206)).body.toString()).toBe('hij');
+      const refused = await ranged('bytes=40-50').expect(416);
+      expect(refused.headers['content-range']).toBe('bytes */20');
+      expect((await ranged('bytes=0-1,5-6').expect(200)).body.toString()).toBe(bytes.toString());
+    });
+
+    it('answers 304 to If-None-Match with the current ETag', async () => {
+      const { body } = await upload(Buffer.from(`etag ${randomUUID()}`));
+      const { headers } = await download(`id=${body.id}`).expect(200);
+      const cached = await request(t.http)
+        .get(`/storage?id=${body.id}`)
+        .set('X-API-Key', key)
+        .set('If-None-Match', headers.etag)
+        .expect(304);
+      expect(cached.headers.etag).toBe(headers.etag);
+      await request(t.http)
+        .get(`/storage?id=${body.id}`)
+        .set('X-API-Key', key)
+        .set('If-None-Match', '"another"')
+        .expect(200);
+    });
+
+    it('answers 400 for a missing or malformed id, version or action; 404 for unknown ones', async () => {
+      const { body } = await upload(Buffer.from('present'));
+      for (const [query, detail] of [
+        ['', /id is required/],
+        ['id=abc', /id must be a number/],
+        [`id=${body.id}&version=latest`, /version must be a number/],
+        [`id=${body.id}&action=print`, /action is "download" or "view"/],
+      ] as const) {
+        const refused = await download(query).expect(400);
+        expect(JSON.parse(refused.body.toString()).detail).toMatch(detail);
+      }
+      await download('id=999999999').expect(404);
+      await request(t.http).get('/storage/999999999/versions').set('X-API-Key', key).expect(404);
+      await upload(Buffer.from('x'), { id: 999999999 }).expect(404);
+    });
+
+    it('refuses uploads that are not a form with one file (400, 415)', async () => {
+      await request(t.http)
+        .post('/storage')
+        .set('X-API-Key', key)
+        .set('Content-Type', 'application/octet-stream')
+        .send(Buffer.from('raw'))
+        .expect(415);
+      const noFile = await request(t.http)
+        .post('/storage')
+        .set('X-API-Key', key)
+        .field('name', 'nothing')
+        .expect(400);
+      expect(noFile.body.detail).toMatch(/no field "file"/);
+      const wrongField = await request(t.http)
+        .post('/storage')
+        .set('X-API-Key', key)
+        .attach('upload', Buffer.from('x'), 'x.bin')
+        .expect(400);
+      expect(wrongField.body.detail).toMatch(/form field "file"/);
+    });
+
+    it('answers 413 above MAX_UPLOAD_BYTES and stores nothing', async () => {
+      const name = `too-big-${randomUUID()}`;
+      const response = await upload(Buffer.alloc(MAX_UPLOAD_BYTES + 1), { name });
+      expect(response.status).toBe(413);
+      expect(response.body).toEqual({ detail: expect.any(String) });
+      expect(await versionRows(name)).toHaveLength(0);
+      if (driver === 'fs') expect(await readdir(join(dataDir, 'files', 'tmp'))).toEqual([]);
+    });
+
+    it('stores identical content once', async () => {
+      const bytes = randomBytes(100_000);
+      const a = await upload(bytes, { filename: 'a.bin' }).expect(201);
+      const b = await upload(bytes, { filename: 'b.bin' }).expect(201);
+      expect(a.body.id).not.toBe(b.body.id);
+      const copies =
+        driver === 'fs'
+          ? (await readdir(join(dataDir, 'files', sha256(bytes).slice(0, 2)))).filter(
+              (f) => f === sha256(bytes),
+            ).length
+          : (
+              await t.dataSource.query(
+                `SELECT count(*)::int AS n FROM file_chunk WHERE blob_key = $1`,
+                [sha256(bytes)],
+              )
+            )[0].n;
+      expect(copies).toBe(1);
+      expect(Buffer.compare((await download(`id=${b.body.id}`)).body, bytes)).toBe(0);
+    });
+
+    it('leaves no record and no partial file when the connection is cut mid-upload', async () => {
+      const name = `cut-${randomUUID()}`;
+      await cutUploadShort(t, key, name);
+      await new Promise((done) => setTimeout(done, 300));
+      expect(await versionRows(name)).toHaveLength(0);
+      if (driver === 'fs') expect(await readdir(join(dataDir, 'files', 'tmp'))).toEqual([]);
+      if (driver === 'db') {
+        const [{ n }] = await t.dataSource.query(
+          `SELECT count(*)::int AS n FROM file_chunk WHERE blob_key LIKE 'upload:%'`,
+        );
+        expect(n).toBe(0);
+      }
+    });
+
+    it('answers 401 without credentials, 403 to a cookie session without CSRF header', async () => {
+      await request(t.http).get('/storage?id=1').expect(401);
+      await request(t.http).post('/storage').attach('file', Buffer.from('x'), 'x.bin').expect(401);
+      const user = await createUser(t);
+      const session = await login(t, user.userName, user.password);
+      await request(t.http)
+        .post('/storage')
+        .set('Cookie', session.cookie)
+        .attach('file', Buffer.from('x'), 'x.bin')
+        .expect(403);
+      await request(t.http)
+        .post('/storage')
+        .set('Cookie', session.cookie)
+        .set('X-CSRF-Token', session.csrfToken)
+        .attach('file', Buffer.from('x'), 'x.bin')
+        .expect(201);
+    });
+
+    it('takes the API key by header or query, and keeps files to their organization', async () => {
+      const { body } = await upload(Buffer.from('ours'));
+      const byQuery = await request(t.http)
+        .get(`/storage?id=${body.id}&apiKey=${key}`)
+        .buffer(true)
+        .parse(binary)
+        .expect(200);
+      expect(byQuery.body.toString()).toBe('ours');
+      const other = await createOrganization(t);
+      const { key: otherKey } = await t.app.get(ApiKeyService).create(other.admin.key, 'storage');
+      await download(`id=${body.id}`, otherKey).expect(404);
+      await request(t.http)
+        .get(`/storage/${body.id}/versions`)
+        .set('X-API-Key', otherKey)
+        .expect(404);
+      await upload(Buffer.from('theirs'), { id: body.id }, otherKey).expect(404);
+    });
+
+    if (driver === 'fs') {
+      it('removes temporary files a crash left behind when it starts', async () => {
+        const leftover = join(dataDir, 'files', 'tmp', randomUUID());
+        await writeFile(leftover, 'half an upload');
+        const restarted = await createSecondTestApp({ STORAGE_DRIVER: 'fs', DATA_DIR: dataDir });
+        await restarted.close();
+        expect(await readdir(join(dataDir, 'files', 'tmp'))).toEqual([]);
+      });
+    }
+  });
+}
+
+/** Sends the start of a multipart upload, then destroys the socket mid-file. */
+function cutUploadShort(t: TestApp, key: string, name: string): Promise<void> {
+  const { port } = (t.http.listening ? t.http : t.http.listen(0)).address() as AddressInfo;
+  const boundary = `----cut${randomUUID()}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\n${name}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.bin"\r\n` +
+      `Content-Type: application/octet-stream\r\n\r\n`,
+  );
+  return new Promise((done) => {
+    const req = httpRequest({
+      port,
+      method: 'POST',
+      path: '/storage',
+      headers: {
+        'X-API-Key': key,
+        'Content-Type': `multipart/form-data; boundary=${boundary}`,
+        'Content-Length': head.length + 2_000_000,
+      },
+    });
+    req.on('error', () => done());
+    req.write(head);
+    req.write(randomBytes(500_000), () => setTimeout(() => req.destroy(), 100));
+    req.on('close', () => done());
+  });
+}

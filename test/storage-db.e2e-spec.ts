@@ -1,0 +1,3 @@
+import { storageSuite } from './helpers/storage-suite';
+
+storageSuite('db');
