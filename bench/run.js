@@ -18,28 +18,34 @@
  * BENCH_WARMUP (s, 3), BENCH_COUNT_REQUESTS (200),
  * BENCH_ONLY (run the scenarios whose name contains this text).
  */
-const { spawn } = require('node:child_process');
 const { mkdirSync, writeFileSync } = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
-const { randomBytes } = require('node:crypto');
 const autocannon = require('autocannon');
-const { Client } = require('pg');
 const { PgCountingProxy } = require('./pg-proxy');
 const allScenarios = require('./scenarios');
+const {
+  ADMIN_PASSWORD,
+  ADMIN_URL,
+  createDatabase,
+  databaseUrl,
+  log,
+  onCleanup,
+  request,
+  runBenchmark,
+  signIn,
+  startServer,
+  stopServer,
+} = require('./harness');
 
-const ROOT = path.resolve(__dirname, '..');
 const env = process.env;
 const number = (name, fallback) => (env[name] ? Number(env[name]) : fallback);
 const SETTINGS = {
-  adminUrl: env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
   duration: number('BENCH_DURATION', 10),
   connections: number('BENCH_CONNECTIONS', 10),
   warmup: number('BENCH_WARMUP', 3),
   countRequests: number('BENCH_COUNT_REQUESTS', 200),
 };
-const ADMIN_PASSWORD = `bench-${randomBytes(9).toString('base64url')}`;
 /**
  * Everything both servers read, pinned so a developer's .env cannot skew the comparison
  * (the app loads .env but never overrides variables already set).
@@ -59,99 +65,10 @@ const SERVER_ENV = {
   NODE_ENV: 'production',
 };
 
-const children = new Set();
-let admin;
 let databaseName;
+/** The admin connection (for pg_stat_database) and the counting proxy, set by main(). */
+let admin;
 let proxy;
-let cleaningUp;
-
-// ---------------------------------------------------------------------------- helpers
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const log = (message) => process.stderr.write(`[bench] ${message}\n`);
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function databaseUrl(name, hostPort) {
-  const url = new URL(SETTINGS.adminUrl);
-  url.pathname = `/${name}`;
-  if (hostPort) url.host = hostPort;
-  return url.toString();
-}
-
-/** A server child process; its output is kept (last 20 kB) for error reports. */
-async function startServer(label, script, databaseUrlValue) {
-  const port = await freePort();
-  const child = spawn(process.execPath, [script], {
-    cwd: ROOT,
-    env: { ...process.env, ...SERVER_ENV, DATABASE_URL: databaseUrlValue, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const server = { label, child, port, base: `http://127.0.0.1:${port}`, output: '' };
-  const keep = (chunk) => {
-    server.output = (server.output + chunk.toString()).slice(-20_000);
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  server.exited = new Promise((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  children.add(server);
-  await waitHealthy(server);
-  return server;
-}
-
-async function waitHealthy(server, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  let exit;
-  server.exited.then((value) => (exit = value));
-  while (Date.now() < deadline) {
-    if (exit) break;
-    try {
-      const response = await fetch(`${server.base}/health`);
-      await response.arrayBuffer();
-      if (response.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(200);
-  }
-  throw new Error(
-    `${server.label} did not become healthy${exit ? ` (exited: ${JSON.stringify(exit)})` : ''}\n` +
-      `--- its output ---\n${server.output}`,
-  );
-}
-
-async function stopServer(server) {
-  if (!children.has(server)) return;
-  children.delete(server);
-  if (server.child.exitCode === null && server.child.signalCode === null) {
-    server.child.kill('SIGTERM');
-    const killer = setTimeout(() => server.child.kill('SIGKILL'), 5_000);
-    await server.exited;
-    clearTimeout(killer);
-  }
-}
-
-async function request(base, method, urlPath, { headers = {}, body } = {}) {
-  const init = { method, headers: { ...headers } };
-  if (body !== undefined) {
-    init.body = typeof body === 'string' ? body : JSON.stringify(body);
-    if (typeof body !== 'string') init.headers['content-type'] = 'application/json';
-  }
-  const response = await fetch(base + urlPath, init);
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, text };
-}
 
 const resolve = (value, ctx) => (typeof value === 'function' ? value(ctx) : value);
 
@@ -166,46 +83,6 @@ function requestOf(scenario, ctx) {
 }
 
 // ---------------------------------------------------------------------------- phases
-
-async function createDatabase() {
-  admin = new Client({ connectionString: SETTINGS.adminUrl });
-  await admin.connect();
-  databaseName = `atrium_bench_${Date.now().toString(36)}_${process.pid}_${randomBytes(3).toString('hex')}`;
-  await admin.query(`CREATE DATABASE "${databaseName}"`);
-  const { rows } = await admin.query('SHOW server_version');
-  log(`database ${databaseName} created (PostgreSQL ${rows[0].server_version})`);
-  return rows[0].server_version;
-}
-
-/** Logs in as admin and creates an API key: what the scenarios authenticate with. */
-async function signIn(app) {
-  const login = await request(app.base, 'POST', '/auth', {
-    body: { user: 'admin', password: ADMIN_PASSWORD },
-  });
-  if (login.status !== 200) throw new Error(`login: ${login.status} ${login.text}`);
-  const cookie = login.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0])
-    .join('; ');
-  const csrfToken = login.headers.get('x-csrf-token');
-  if (!cookie.includes('svc.rest.auth.token=') || !csrfToken) {
-    throw new Error(`login gave no session cookie or CSRF token: ${login.text}`);
-  }
-  const created = await request(app.base, 'POST', '/auth/api-keys', {
-    headers: { cookie, 'x-csrf-token': csrfToken },
-    body: { name: 'bench' },
-  });
-  if (created.status !== 201)
-    throw new Error(`POST /auth/api-keys: ${created.status} ${created.text}`);
-  const apiKey = JSON.parse(created.text).key;
-  const ctx = {
-    cookie,
-    csrfToken,
-    apiKey,
-    request: (method, urlPath, options) => request(app.base, method, urlPath, options),
-  };
-  return ctx;
-}
 
 /**
  * One request per scenario to both servers: both must answer 2xx, and the same body (or,
@@ -388,7 +265,12 @@ async function countStatements(server, scenario, ctx) {
     newConnections: counted.connections,
     texts: counted.texts,
     // The app's own Server-Timing: reading and compiling the query (FETCH), per request.
-    compileMsP50: compileMs.length ? percentile(compileMs.sort((a, b) => a - b), 50) : undefined,
+    compileMsP50: compileMs.length
+      ? percentile(
+          compileMs.sort((a, b) => a - b),
+          50,
+        )
+      : undefined,
   };
   log(
     `${scenario.name} on ${server.label}: ${result.statementsPerRequest} statements/request, ` +
@@ -472,7 +354,9 @@ function report(results) {
   );
   const compiled = results.scenarios.filter((s) => s.statements.app.compileMsP50 !== undefined);
   if (compiled.length > 0) {
-    console.log('\nCompile time (Server-Timing, sequential requests) against the app\'s p50 under load\n');
+    console.log(
+      "\nCompile time (Server-Timing, sequential requests) against the app's p50 under load\n",
+    );
     console.log(
       table([
         ['scenario', 'compile p50 ms', 'app p50 ms', 'share'],
@@ -504,32 +388,6 @@ function report(results) {
 
 // ---------------------------------------------------------------------------- main
 
-async function cleanup() {
-  cleaningUp ??= (async () => {
-    await Promise.allSettled([...children].map((server) => stopServer(server)));
-    if (proxy) await proxy.close().catch(() => {});
-    if (admin) {
-      if (databaseName) {
-        try {
-          await admin.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
-          log(`database ${databaseName} dropped`);
-        } catch (error) {
-          log(`could not drop database ${databaseName}: ${error.message}`);
-        }
-      }
-      await admin.end().catch(() => {});
-    }
-  })();
-  return cleaningUp;
-}
-
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, () => {
-    log(`${signal}: stopping`);
-    cleanup().finally(() => process.exit(130));
-  });
-}
-
 async function main() {
   const scenarios = allScenarios.filter((s) => !env.BENCH_ONLY || s.name.includes(env.BENCH_ONLY));
   if (scenarios.length === 0) throw new Error(`no scenario matches BENCH_ONLY=${env.BENCH_ONLY}`);
@@ -546,14 +404,22 @@ async function main() {
     },
     scenarios: [],
   };
-  results.settings.postgres = await createDatabase();
+  const database = await createDatabase();
+  databaseName = database.name;
+  admin = database.admin;
+  results.settings.postgres = database.version;
   const dbUrl = databaseUrl(databaseName);
+  const serverEnv = (url) => ({ ...SERVER_ENV, DATABASE_URL: url });
 
-  const app = await startServer('app', 'dist/src/main.js', dbUrl);
+  const app = await startServer('app', 'dist/src/main.js', serverEnv(dbUrl));
   log(`app up on ${app.base}`);
   const ctx = await signIn(app);
   for (const scenario of scenarios) if (scenario.setup) await scenario.setup(ctx);
-  const baseline = await startServer('baseline', path.join(__dirname, 'baseline.js'), dbUrl);
+  const baseline = await startServer(
+    'baseline',
+    path.join(__dirname, 'baseline.js'),
+    serverEnv(dbUrl),
+  );
   log(`baseline up on ${baseline.base}`);
   await checkResponses(scenarios, ctx, app, baseline);
 
@@ -572,15 +438,16 @@ async function main() {
   await stopServer(baseline);
 
   // Statements per request: each server again, now behind the counting proxy.
-  const target = new URL(SETTINGS.adminUrl);
+  const target = new URL(ADMIN_URL);
   proxy = new PgCountingProxy({ host: target.hostname, port: Number(target.port || 5432) });
   const proxyPort = await proxy.listen();
+  onCleanup(() => proxy.close());
   const proxiedUrl = databaseUrl(databaseName, `127.0.0.1:${proxyPort}`);
   for (const [label, script] of [
     ['app', 'dist/src/main.js'],
     ['baseline', path.join(__dirname, 'baseline.js')],
   ]) {
-    const server = await startServer(`${label} (counted)`, script, proxiedUrl);
+    const server = await startServer(`${label} (counted)`, script, serverEnv(proxiedUrl));
     for (const [index, scenario] of scenarios.entries()) {
       const counted = await countStatements(server, scenario, ctx);
       results.scenarios[index].statements ??= {};
@@ -604,10 +471,4 @@ async function main() {
   console.log(`\nResults written to ${path.relative(process.cwd(), out)}`);
 }
 
-main()
-  .then(() => cleanup())
-  .catch(async (error) => {
-    console.error(`[bench] failed: ${error.stack ?? error}`);
-    await cleanup();
-    process.exitCode = 1;
-  });
+runBenchmark(main);

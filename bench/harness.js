@@ -1,0 +1,201 @@
+'use strict';
+/**
+ * What every benchmark here needs: a fresh database on the PostgreSQL server, the built
+ * app (and a baseline) as child processes, a session and an API key, and cleaning all of
+ * it up, also on failure and Ctrl-C. Used by bench/run.js and bench/storage.js.
+ */
+const { spawn } = require('node:child_process');
+const net = require('node:net');
+const path = require('node:path');
+const { randomBytes } = require('node:crypto');
+const { Client } = require('pg');
+
+const ROOT = path.resolve(__dirname, '..');
+const ADMIN_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const ADMIN_PASSWORD = `bench-${randomBytes(9).toString('base64url')}`;
+
+const children = new Set();
+const cleanups = [];
+let cleaningUp;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const log = (message) => process.stderr.write(`[bench] ${message}\n`);
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The URL of database `name` on the benchmark's server (through `hostPort` if given). */
+function databaseUrl(name, hostPort) {
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  if (hostPort) url.host = hostPort;
+  return url.toString();
+}
+
+/** A fresh database, dropped by cleanup(); returns its name and the server's version. */
+async function createDatabase() {
+  const admin = new Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  const name = `atrium_bench_${Date.now().toString(36)}_${process.pid}_${randomBytes(3).toString('hex')}`;
+  await admin.query(`CREATE DATABASE "${name}"`);
+  const { rows } = await admin.query('SHOW server_version');
+  log(`database ${name} created (PostgreSQL ${rows[0].server_version})`);
+  onCleanup(async () => {
+    try {
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      log(`database ${name} dropped`);
+    } catch (error) {
+      log(`could not drop database ${name}: ${error.message}`);
+    }
+    await admin.end().catch(() => {});
+  });
+  return { name, version: rows[0].server_version, admin };
+}
+
+/** A server child process; its output is kept (last 20 kB) for error reports. */
+async function startServer(label, script, env) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [script], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const server = { label, child, port, base: `http://127.0.0.1:${port}`, output: '' };
+  const keep = (chunk) => {
+    server.output = (server.output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  server.exited = new Promise((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  children.add(server);
+  await waitHealthy(server);
+  return server;
+}
+
+async function waitHealthy(server, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  let exit;
+  server.exited.then((value) => (exit = value));
+  while (Date.now() < deadline) {
+    if (exit) break;
+    try {
+      const response = await fetch(`${server.base}/health`);
+      await response.arrayBuffer();
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  throw new Error(
+    `${server.label} did not become healthy${exit ? ` (exited: ${JSON.stringify(exit)})` : ''}\n` +
+      `--- its output ---\n${server.output}`,
+  );
+}
+
+async function stopServer(server) {
+  if (!children.has(server)) return;
+  children.delete(server);
+  if (server.child.exitCode === null && server.child.signalCode === null) {
+    server.child.kill('SIGTERM');
+    const killer = setTimeout(() => server.child.kill('SIGKILL'), 5_000);
+    await server.exited;
+    clearTimeout(killer);
+  }
+}
+
+async function request(base, method, urlPath, { headers = {}, body } = {}) {
+  const init = { method, headers: { ...headers } };
+  if (body !== undefined) {
+    init.body = typeof body === 'string' ? body : JSON.stringify(body);
+    if (typeof body !== 'string') init.headers['content-type'] = 'application/json';
+  }
+  const response = await fetch(base + urlPath, init);
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text };
+}
+
+/** Logs in as admin (ADMIN_PASSWORD) and creates an API key. */
+async function signIn(app) {
+  const login = await request(app.base, 'POST', '/auth', {
+    body: { user: 'admin', password: ADMIN_PASSWORD },
+  });
+  if (login.status !== 200) throw new Error(`login: ${login.status} ${login.text}`);
+  const cookie = login.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
+  const csrfToken = login.headers.get('x-csrf-token');
+  if (!cookie.includes('svc.rest.auth.token=') || !csrfToken) {
+    throw new Error(`login gave no session cookie or CSRF token: ${login.text}`);
+  }
+  const created = await request(app.base, 'POST', '/auth/api-keys', {
+    headers: { cookie, 'x-csrf-token': csrfToken },
+    body: { name: 'bench' },
+  });
+  if (created.status !== 201)
+    throw new Error(`POST /auth/api-keys: ${created.status} ${created.text}`);
+  const apiKey = JSON.parse(created.text).key;
+  return {
+    cookie,
+    csrfToken,
+    apiKey,
+    request: (method, urlPath, options) => request(app.base, method, urlPath, options),
+  };
+}
+
+/** Work for cleanup(), run after the servers stop (last registered, first run). */
+function onCleanup(work) {
+  cleanups.unshift(work);
+}
+
+function cleanup() {
+  cleaningUp ??= (async () => {
+    await Promise.allSettled([...children].map((server) => stopServer(server)));
+    for (const work of cleanups) await work().catch((error) => log(`cleanup: ${error.message}`));
+  })();
+  return cleaningUp;
+}
+
+/** Runs `main`, then cleans up; Ctrl-C and SIGTERM clean up too. */
+function runBenchmark(main) {
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, () => {
+      log(`${signal}: stopping`);
+      cleanup().finally(() => process.exit(130));
+    });
+  }
+  main()
+    .then(() => cleanup())
+    .catch(async (error) => {
+      console.error(`[bench] failed: ${error.stack ?? error}`);
+      await cleanup();
+      process.exitCode = 1;
+    });
+}
+
+module.exports = {
+  ADMIN_PASSWORD,
+  ADMIN_URL,
+  ROOT,
+  createDatabase,
+  databaseUrl,
+  log,
+  onCleanup,
+  request,
+  runBenchmark,
+  signIn,
+  sleep,
+  startServer,
+  stopServer,
+};
