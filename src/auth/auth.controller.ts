@@ -58,7 +58,7 @@ export class AuthController {
   ): Promise<void> {
     if (logout !== '1' && logout !== 'true') return;
     await this.auth.logout(readCookie(request, AUTH_TOKEN_COOKIE));
-    clearSessionCookies(response);
+    clearSessionCookies(response, request);
   }
 
   @Get()
@@ -75,17 +75,25 @@ export class AuthController {
   @ApiConsumes('application/json', FORM)
   @ApiBody({ type: LoginDto, required: false })
   @ApiHeader({ name: 'Oidc-Auth-Token', required: false, description: 'Token login (OpenID)' })
+  @ApiHeader({
+    name: 'Oidc-Refresh-Token',
+    required: false,
+    description: 'With Oidc-Auth-Token: the server renews the access token itself',
+  })
   @ApiOkResponse({ type: ServerInfoDto, description: 'Sets the three session cookies' })
   @ApiUnauthorizedResponse({ description: 'Invalid user or password' })
   @ApiTooManyRequestsResponse({ description: 'Too many failed attempts; see Retry-After' })
   async login(
     @Body() body: unknown,
     @Headers('oidc-auth-token') oidcToken: string | undefined,
+    @Headers('oidc-refresh-token') oidcRefreshToken: string | undefined,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<ServerInfoDto> {
-    if (oidcToken !== undefined) return this.auth.rejectTokenLogin();
-    const { session, info } = await this.auth.login(await parseBody(LoginDto, body), request);
+    const { session, info } =
+      oidcToken !== undefined
+        ? await this.auth.tokenLogin(oidcToken, oidcRefreshToken, request)
+        : await this.auth.login(await parseBody(LoginDto, body), request);
     setSessionCookies(response, session);
     return info;
   }

@@ -15,7 +15,13 @@ import { LoginThrottleService } from './login-throttle.service';
 import { OrganizationService } from './organization.service';
 import { ServerInfoService } from './server-info.service';
 import { SessionService } from './session.service';
+import { AccessTokenVerifier } from './oidc/access-token.verifier';
+import { ExternalUsers } from './oidc/external-users.service';
+import { OauthController } from './oidc/oauth.controller';
+import { OidcProviders } from './oidc/oidc-providers.service';
+import { OidcSignIn } from './oidc/oidc-sign-in.service';
 import { ApiKeyStrategy } from './strategies/api-key.strategy';
+import { BearerStrategy } from './strategies/bearer.strategy';
 import { RefreshCookieStrategy } from './strategies/refresh-cookie.strategy';
 import { SessionStrategy } from './strategies/session.strategy';
 import { UserHooks } from './user.hooks';
@@ -33,7 +39,7 @@ import { UserService } from './user.service';
       }),
     }),
   ],
-  controllers: [AuthController, ApiKeyController],
+  controllers: [AuthController, ApiKeyController, OauthController],
   providers: [
     AuthService,
     ApiKeyService,
@@ -47,6 +53,11 @@ import { UserService } from './user.service';
     ApiKeyStrategy,
     SessionStrategy,
     RefreshCookieStrategy,
+    BearerStrategy,
+    OidcProviders,
+    AccessTokenVerifier,
+    ExternalUsers,
+    OidcSignIn,
     { provide: APP_GUARD, useClass: AuthenticationGuard },
   ],
   exports: [OrganizationService, UserService, ApiKeyService],

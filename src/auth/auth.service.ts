@@ -6,6 +6,7 @@ import { LoginDto } from './dto/login.dto';
 import { ServerInfoDto } from './dto/server-info.dto';
 import { identityOf } from './identity.mapper';
 import { LoginThrottleService } from './login-throttle.service';
+import { OidcSignIn } from './oidc/oidc-sign-in.service';
 import { ServerInfoService } from './server-info.service';
 import { NewSession, SessionService } from './session.service';
 import { MIN_PASSWORD_LENGTH, UserService } from './user.service';
@@ -26,6 +27,7 @@ export class AuthService {
     private readonly sessions: SessionService,
     private readonly throttle: LoginThrottleService,
     private readonly serverInfo: ServerInfoService,
+    private readonly oidc: OidcSignIn,
   ) {}
 
   async login(credentials: LoginDto, request: FastifyRequest): Promise<LoginResult> {
@@ -42,9 +44,22 @@ export class AuthService {
     };
   }
 
-  /** The token login of spec 4.1 needs a configured OpenID provider; there is none yet. */
-  rejectTokenLogin(): never {
-    throw new UnauthorizedException('No OpenID provider is configured on this server');
+  /**
+   * The token form of spec 4.1: an access token of a configured provider (and maybe its
+   * refresh token, with which the server renews it; without one the session ends when
+   * the access token does). The body is ignored.
+   */
+  async tokenLogin(
+    accessToken: string,
+    refreshToken: string | undefined,
+    request: FastifyRequest,
+  ): Promise<LoginResult> {
+    const { user, tokens } = await this.oidc.withTokens(accessToken, refreshToken);
+    const session = await this.sessions.create(user.key, 'oidc', user.locale, tokens);
+    return {
+      session,
+      info: this.serverInfo.describe(request, identityOf(user, 'oidc', user.locale)),
+    };
   }
 
   async logout(token: string | undefined): Promise<void> {

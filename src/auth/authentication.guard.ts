@@ -11,7 +11,12 @@ import { Identity } from '../common/identity';
 import { RequestContext } from '../common/request-context';
 import { IS_ADMIN_ONLY, IS_CSRF_EXEMPT, IS_PUBLIC } from './auth.decorators';
 import { safeEqual } from './secrets';
-import { CSRF_HEADER, setAuthTokenCookie } from './session-cookies';
+import {
+  CSRF_HEADER,
+  setAuthTokenCookie,
+  setRefreshCookies,
+  setSessionCookies,
+} from './session-cookies';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -37,9 +42,7 @@ export class AuthenticationGuard extends AuthGuard() {
     const identity = request.user;
     this.context.setIdentity(identity ?? undefined);
     if (!identity) return true; // public route, anonymous caller
-    if (identity.session?.rotatedToken) {
-      setAuthTokenCookie(http.getResponse<FastifyReply>(), identity.session.rotatedToken);
-    }
+    this.sendCookies(identity, http.getResponse<FastifyReply>());
 
     if (
       identity.session &&
@@ -57,6 +60,17 @@ export class AuthenticationGuard extends AuthGuard() {
     return true;
   }
 
+  /** Cookies a strategy has for the client: a rotated token, or a new session's. */
+  private sendCookies(identity: Identity, reply: FastifyReply): void {
+    const { rotatedToken, issued } = identity.session ?? {};
+    if (rotatedToken) setAuthTokenCookie(reply, rotatedToken);
+    if (issued) {
+      setSessionCookies(reply, issued);
+      if (issued.refresh)
+        setRefreshCookies(reply, issued.refresh.provider, issued.refresh.sealedToken);
+    }
+  }
+
   override handleRequest<TUser = Identity>(
     error: unknown,
     user: TUser | false,
@@ -66,7 +80,9 @@ export class AuthenticationGuard extends AuthGuard() {
     if (error) throw error;
     if (user) return user;
     if (this.flag(IS_PUBLIC, context)) return undefined as TUser;
-    throw new UnauthorizedException('Authentication required: send an API key or a session cookie');
+    throw new UnauthorizedException(
+      'Authentication required: send an API key, a session cookie or a bearer token',
+    );
   }
 
   private flag(key: string, context: ExecutionContext): boolean {

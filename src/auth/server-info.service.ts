@@ -5,12 +5,16 @@ import { version } from '../../package.json';
 import { Identity } from '../common/identity';
 import { Environment } from '../config/environment';
 import { ServerInfoDto } from './dto/server-info.dto';
+import { OidcProviders } from './oidc/oidc-providers.service';
 
 @Injectable()
 export class ServerInfoService {
   private readonly name: string;
 
-  constructor(config: ConfigService<Environment, true>) {
+  constructor(
+    config: ConfigService<Environment, true>,
+    private readonly providers: OidcProviders,
+  ) {
     this.name = config.get('SERVER_NAME', { infer: true });
   }
 
@@ -21,7 +25,7 @@ export class ServerInfoService {
   describe(request: FastifyRequest, identity: Identity | undefined): ServerInfoDto {
     const info: ServerInfoDto = {
       clientAdress: request.ip ?? request.socket.remoteAddress ?? '',
-      oidcIssuer: '',
+      oidcIssuer: this.providers.defaultProvider?.issuer ?? '',
       name: this.name,
       isSecure: request.protocol === 'https',
       version,

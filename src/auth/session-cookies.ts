@@ -6,13 +6,18 @@ export const AUTH_TOKEN_COOKIE = 'svc.rest.auth.token';
 export const CSRF_COOKIE = 'svc.rest.csrf.token';
 export const LOCALE_COOKIE = 'svc.rest.locale';
 export const CSRF_HEADER = 'X-CSRF-Token';
+/** Spec 5.4's refresh filter: which provider, and its (sealed) refresh token. */
+export const AUTH_STRATEGY_COOKIE = 'auth.strategy';
+export const refreshTokenCookie = (provider: string) => `auth._refresh_token.${provider}`;
 
 const BASE: SerializeOptions = { path: '/', secure: true };
+const PRIVATE: SerializeOptions = { ...BASE, httpOnly: true, sameSite: 'lax' };
 const ATTRIBUTES: Record<string, SerializeOptions> = {
-  [AUTH_TOKEN_COOKIE]: { ...BASE, httpOnly: true, sameSite: 'lax' },
+  [AUTH_TOKEN_COOKIE]: PRIVATE,
   [CSRF_COOKIE]: { ...BASE, httpOnly: true },
   [LOCALE_COOKIE]: BASE,
 };
+const attributesOf = (name: string) => ATTRIBUTES[name] ?? PRIVATE;
 
 export function readCookie(request: FastifyRequest, name: string): string | undefined {
   const header = request.headers.cookie;
@@ -34,11 +39,25 @@ export function setAuthTokenCookie(response: FastifyReply, token: string): void 
   appendCookie(response, AUTH_TOKEN_COOKIE, token);
 }
 
-/** Spec 4.1: Max-Age=0 and an expiry in the past, Path=/, Secure. */
-export function clearSessionCookies(response: FastifyReply): void {
-  for (const name of [AUTH_TOKEN_COOKIE, CSRF_COOKIE, LOCALE_COOKIE]) {
-    appendCookie(response, name, '', { maxAge: 0, expires: new Date(0) });
-  }
+/** After an OpenID login: the provider's refresh token, sealed, for the refresh filter. */
+export function setRefreshCookies(
+  response: FastifyReply,
+  provider: string,
+  sealedToken: string,
+): void {
+  appendCookie(response, AUTH_STRATEGY_COOKIE, provider);
+  appendCookie(response, refreshTokenCookie(provider), sealedToken);
+}
+
+/**
+ * Spec 4.1: Max-Age=0 and an expiry in the past, Path=/, Secure; the refresh filter's
+ * cookies too when the request carries them.
+ */
+export function clearSessionCookies(response: FastifyReply, request?: FastifyRequest): void {
+  const names = [AUTH_TOKEN_COOKIE, CSRF_COOKIE, LOCALE_COOKIE];
+  const provider = request && readCookie(request, AUTH_STRATEGY_COOKIE);
+  if (provider) names.push(AUTH_STRATEGY_COOKIE, refreshTokenCookie(provider));
+  for (const name of names) appendCookie(response, name, '', { maxAge: 0, expires: new Date(0) });
 }
 
 function appendCookie(
@@ -48,5 +67,8 @@ function appendCookie(
   extra: SerializeOptions = {},
 ): void {
   // Fastify sends each set-cookie value given, rather than keeping the last one.
-  response.header('set-cookie', stringifySetCookie(name, value, { ...ATTRIBUTES[name], ...extra }));
+  response.header(
+    'set-cookie',
+    stringifySetCookie(name, value, { ...attributesOf(name), ...extra }),
+  );
 }

@@ -15,15 +15,26 @@ const TOUCH_INTERVAL_SECONDS = 30;
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
 export interface NewSession {
+  key: number;
   token: string;
   csrfToken: string;
   locale: string;
+}
+
+/** What an OpenID sign-in's session stands on: the provider's access token, and its refresh. */
+export interface SessionTokens {
+  provider: string;
+  accessExpiresAt: Date;
+  /** Sealed (Sealer, purpose `refresh-token`). */
+  refreshToken?: string;
 }
 
 export interface ResolvedSession {
   identity: Identity;
   /** Set when the token was old and has been replaced: the client must get the new one. */
   rotatedToken?: string;
+  /** Set when the provider's access token has expired: refresh it, or the session ends. */
+  expiredTokens?: { provider: string; refreshToken: string };
 }
 
 interface SessionRow extends IdentityUser {
@@ -33,6 +44,9 @@ interface SessionRow extends IdentityUser {
   locale: string;
   is_current_token: boolean;
   needs_rotation: boolean;
+  oidc_provider: string | null;
+  refresh_token: string | null;
+  access_expired: boolean;
 }
 
 /**
@@ -59,16 +73,29 @@ export class SessionService {
     userKey: number,
     authMethod: Identity['authMethod'],
     locale: string,
+    tokens?: SessionTokens,
   ): Promise<NewSession> {
     const token = newSecret();
     const csrfToken = newSecret();
-    await this.dataSource.query(
-      `INSERT INTO session (token_hash, csrf_token, id_user, auth_method, locale, expires_at)
-       VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6))`,
-      [sha256(token), csrfToken, userKey, authMethod, locale, this.absoluteSeconds],
+    const [{ key }]: { key: number }[] = await this.dataSource.query(
+      `INSERT INTO session (token_hash, csrf_token, id_user, auth_method, locale, expires_at,
+                            oidc_provider, access_expires_at, refresh_token)
+       VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6), $7, $8, $9)
+       RETURNING key`,
+      [
+        sha256(token),
+        csrfToken,
+        userKey,
+        authMethod,
+        locale,
+        this.absoluteSeconds,
+        tokens?.provider ?? null,
+        tokens?.accessExpiresAt ?? null,
+        tokens?.refreshToken ?? null,
+      ],
     );
     await this.deleteExpired();
-    return { token, csrfToken, locale };
+    return { key, token, csrfToken, locale };
   }
 
   /**
@@ -82,12 +109,15 @@ export class SessionService {
                 s.token_hash = $1 AS is_current_token,
                 s.rotated_at < now() - make_interval(secs => $3) AS needs_rotation,
                 s.last_seen_at < now() - make_interval(secs => $4) AS needs_touch,
+                s.oidc_provider, s.refresh_token, s.access_expires_at <= now() AS access_expired,
                 ${IDENTITY_USER_COLUMNS}
            FROM session s JOIN "user" u ON u.key = s.id_user
           WHERE (s.token_hash = $1 OR (s.previous_token_hash = $1 AND s.previous_valid_until > now()))
             AND s.expires_at > now()
             AND s.last_seen_at > now() - make_interval(secs => $2)
             AND u.active
+            -- An OpenID session ends with its access token, unless a refresh token renews it.
+            AND (s.access_expires_at IS NULL OR s.access_expires_at > now() OR s.refresh_token IS NOT NULL)
        ), touched AS (
          UPDATE session SET last_seen_at = now()
           WHERE key = (SELECT session_key FROM found WHERE needs_touch)
@@ -105,7 +135,28 @@ export class SessionService {
       row.is_current_token && row.needs_rotation
         ? await this.rotate(row.session_key, token)
         : undefined;
-    return { identity, rotatedToken };
+    const expiredTokens =
+      row.access_expired && row.oidc_provider && row.refresh_token
+        ? { provider: row.oidc_provider, refreshToken: row.refresh_token }
+        : undefined;
+    return { identity, rotatedToken, expiredTokens };
+  }
+
+  /** The provider's renewed tokens; the session lives on. */
+  async updateTokens(
+    sessionKey: number,
+    accessExpiresAt: Date,
+    refreshToken?: string,
+  ): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE session SET access_expires_at = $2, refresh_token = coalesce($3, refresh_token)
+        WHERE key = $1`,
+      [sessionKey, accessExpiresAt, refreshToken ?? null],
+    );
+  }
+
+  async end(sessionKey: number): Promise<void> {
+    await this.dataSource.query(`DELETE FROM session WHERE key = $1`, [sessionKey]);
   }
 
   /** Ends the session a token belongs to; unknown tokens are ignored. */

@@ -14,7 +14,7 @@ import {
 
 import { STORAGE_DRIVERS, StorageDriver } from '../storage/backends/storage-backend';
 
-export const AUTH_STRATEGY_NAMES = ['api-key', 'session', 'refresh'] as const;
+export const AUTH_STRATEGY_NAMES = ['api-key', 'session', 'refresh', 'bearer'] as const;
 export type AuthStrategyName = (typeof AUTH_STRATEGY_NAMES)[number];
 
 /**
@@ -47,6 +47,19 @@ export class Environment {
   /** Seed the demo domain's data set on an empty database. */
   @IsIn(['true', 'false']) DEMO_DATA: string = 'true';
 
+  /**
+   * The server's public base URL (`https://atrium.example.com`): OAuth redirect URIs and
+   * login links are made from it. Unset: from the request (honouring TRUST_PROXY).
+   */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^/?#]+$/, {
+    message: 'PUBLIC_URL must be a scheme and host, e.g. https://atrium.example.com',
+  })
+  PUBLIC_URL?: string;
+  /** OpenID providers: a JSON array (README, "OpenID Connect"); or a file holding one. */
+  @IsOptional() @IsString() OIDC_PROVIDERS?: string;
+  @IsOptional() @IsString() OIDC_PROVIDERS_FILE?: string;
+
   /** Fastify's `trustProxy`: unset trusts no proxy; `true`, a hop count or addresses/subnets. */
   @IsOptional() @IsString() TRUST_PROXY?: string;
   @Matches(/^\d+(\.\d+)?(b|kb|mb)$/i, { message: 'BODY_LIMIT must look like 100kb or 1mb' })
@@ -66,10 +79,10 @@ export class Environment {
   @IsInt() @Min(1) FETCH_COUNT_CAP: number = 10_000;
 
   /** Order of the authentication chain (spec 5.1), comma-separated. */
-  @Matches(/^(api-key|session|refresh)(,(api-key|session|refresh))*$/, {
+  @Matches(/^(api-key|session|refresh|bearer)(,(api-key|session|refresh|bearer))*$/, {
     message: `AUTH_STRATEGIES must be a comma-separated list of ${AUTH_STRATEGY_NAMES.join(', ')}`,
   })
-  AUTH_STRATEGIES: string = 'api-key,session,refresh';
+  AUTH_STRATEGIES: string = 'api-key,session,refresh,bearer';
   @IsInt() @Min(1) SESSION_IDLE_MINUTES: number = 30;
   @IsInt() @Min(1) SESSION_ABSOLUTE_HOURS: number = 12;
   @IsInt() @Min(1) SESSION_ROTATE_MINUTES: number = 15;

@@ -51,4 +51,16 @@ export class Session {
   /** Absolute expiry; the idle expiry is `lastSeenAt` + the configured idle time. */
   @Column({ type: 'timestamptz' })
   expiresAt: Date;
+
+  /** An OpenID sign-in: the provider whose access token the session stands on. */
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  oidcProvider: string | null;
+
+  /** When that access token expires: refreshed then with the refresh token, else the end. */
+  @Column({ type: 'timestamptz', nullable: true })
+  accessExpiresAt: Date | null;
+
+  /** The provider's refresh token, sealed (AES-GCM with a server secret). */
+  @Column({ type: 'text', nullable: true })
+  refreshToken: string | null;
 }

@@ -1,8 +1,9 @@
 import { Column, Index } from 'typeorm';
-import { BusinessEntity } from '../../entity/entity.decorators';
+import { BusinessEntity, Computed } from '../../entity/entity.decorators';
 import { SystemColumns } from '../../common/system-columns.entity';
 
 @BusinessEntity('user', { write: 'admin', writeOnly: ['password'] })
+@Index(['oidcIssuer', 'oidcSubject'], { unique: true, where: 'oidc_subject IS NOT NULL' })
 export class User extends SystemColumns {
   @Index({ unique: true })
   @Column({ type: 'varchar', length: 100 })
@@ -23,4 +24,13 @@ export class User extends SystemColumns {
 
   @Column({ type: 'boolean', default: true })
   active: boolean;
+
+  /** The OpenID issuer and subject this user signs in as; set by sign-in, never by a client. */
+  @Computed()
+  @Column({ type: 'varchar', length: 500, nullable: true })
+  oidcIssuer: string | null;
+
+  @Computed()
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  oidcSubject: string | null;
 }

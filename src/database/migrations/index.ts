@@ -2,6 +2,7 @@ import { Init1795333343006 } from './1795333343006-Init';
 import { DemoDomain1795334775838 } from './1795334775838-DemoDomain';
 import { ServerSecret1795350000000 } from './1795350000000-ServerSecret';
 import { Storage1795360786207 } from './1795360786207-Storage';
+import { OpenId1795362652215 } from './1795362652215-OpenId';
 
 /** Listed, not globbed, so the same list works compiled, under ts-jest and in the CLI. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   DemoDomain1795334775838,
   ServerSecret1795350000000,
   Storage1795360786207,
+  OpenId1795362652215,
 ];

@@ -1,0 +1,261 @@
+import {
+  BadRequestException,
+  Injectable,
+  NotFoundException,
+  ServiceUnavailableException,
+} from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import * as oidc from 'openid-client';
+import { DataSource } from 'typeorm';
+import { Sealer } from '../../common/sealer.service';
+import { NewSession, SessionService, SessionTokens } from '../session.service';
+import { AccessTokenVerifier, ExternalIdentity } from './access-token.verifier';
+import { ExternalUser, ExternalUsers } from './external-users.service';
+import { OidcProvider } from './oidc.config';
+import { OidcProviders } from './oidc-providers.service';
+
+/** How long a login may take at the provider, from its start to the callback. */
+const LOGIN_MINUTES = 10;
+const STATE = 'oauth-state';
+export const SEALED_REFRESH_TOKEN = 'refresh-token';
+
+export interface SignedIn {
+  user: ExternalUser;
+  tokens: SessionTokens;
+}
+
+export interface Renewed {
+  external: ExternalIdentity;
+  accessExpiresAt: Date;
+  /** Sealed; set when the provider rotated the refresh token. */
+  refreshToken?: string;
+}
+
+interface SealedState {
+  /** The oauth_login row. */
+  id: string;
+  provider: string;
+  redirectUrl: string;
+  /** Milliseconds since the epoch. */
+  expires: number;
+}
+
+/**
+ * Signing in with an OpenID provider, through openid-client: the token form of POST
+ * /auth, the authorization code flow with PKCE (GET /oauth/…), and renewing tokens with
+ * a refresh token. Refresh tokens are kept sealed; the PKCE verifier and the nonce stay
+ * on the server (`oauth_login`), and `state` is sealed, expiring and good once.
+ */
+@Injectable()
+export class OidcSignIn {
+  constructor(
+    private readonly providers: OidcProviders,
+    private readonly verifier: AccessTokenVerifier,
+    private readonly users: ExternalUsers,
+    private readonly sealer: Sealer,
+    private readonly sessions: SessionService,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  /**
+   * The callback of the code flow, whole: a session for the user, the sealed refresh
+   * token for the refresh filter's cookies, and where to send the browser.
+   */
+  async finishLogin(
+    name: string,
+    currentUrl: URL,
+  ): Promise<{ session: NewSession; refreshToken?: string; redirectUrl: string }> {
+    const { user, tokens, redirectUrl } = await this.completeLogin(name, currentUrl);
+    const session = await this.sessions.create(user.key, 'oidc', user.locale, tokens);
+    return { session, refreshToken: tokens.refreshToken, redirectUrl };
+  }
+
+  /** POST /auth with Oidc-Auth-Token (and Oidc-Refresh-Token). */
+  async withTokens(accessToken: string, refreshToken?: string): Promise<SignedIn> {
+    const external = await this.verifier.verify(accessToken);
+    const user = await this.users.userFor(external);
+    return {
+      user,
+      tokens: {
+        provider: external.provider.name,
+        accessExpiresAt: new Date(external.expiresAt * 1000),
+        refreshToken: refreshToken ? await this.sealRefresh(refreshToken) : undefined,
+      },
+    };
+  }
+
+  /** GET /oauth/{provider}/login: where to send the browser. */
+  async authorizationUrl(
+    name: string,
+    redirectUrl: string | undefined,
+    baseUrl: string,
+  ): Promise<string> {
+    const provider = this.provider(name);
+    if (!redirectUrl)
+      throw new BadRequestException('redirectUrl is required: where to return after login');
+    if (!provider.redirectUrls.includes(redirectUrl)) {
+      throw new BadRequestException(
+        `redirectUrl ${redirectUrl} is not on provider ${name}'s allow-list`,
+      );
+    }
+    const configuration = await this.configuration(provider);
+    const id = randomUUID();
+    const codeVerifier = oidc.randomPKCECodeVerifier();
+    const nonce = oidc.randomNonce();
+    await this.dataSource.query(
+      `INSERT INTO oauth_login (id, provider, code_verifier, nonce, redirect_url, expires_at)
+       VALUES ($1, $2, $3, $4, $5, now() + make_interval(mins => $6))`,
+      [id, name, codeVerifier, nonce, redirectUrl, LOGIN_MINUTES],
+    );
+    const state: SealedState = {
+      id,
+      provider: name,
+      redirectUrl,
+      expires: Date.now() + LOGIN_MINUTES * 60_000,
+    };
+    return oidc.buildAuthorizationUrl(configuration, {
+      redirect_uri: callbackUrl(baseUrl, name),
+      scope: provider.scopes,
+      code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
+      code_challenge_method: 'S256',
+      state: await this.sealer.seal(STATE, JSON.stringify(state)),
+      nonce,
+    }).href;
+  }
+
+  /** GET /oauth/{provider}?state=…&code=…: the user, the tokens, and where to return. */
+  private async completeLogin(
+    name: string,
+    currentUrl: URL,
+  ): Promise<SignedIn & { redirectUrl: string }> {
+    const provider = this.provider(name);
+    const sealed = currentUrl.searchParams.get('state');
+    const error = currentUrl.searchParams.get('error');
+    if (error) {
+      const description = currentUrl.searchParams.get('error_description');
+      throw new BadRequestException(
+        `The provider refused the login: ${error}${description ? ` (${description})` : ''}`,
+      );
+    }
+    if (!sealed || !currentUrl.searchParams.get('code')) {
+      throw new BadRequestException('state and code are required');
+    }
+    const opened = await this.sealer.open(STATE, sealed);
+    const state = opened ? (JSON.parse(opened) as SealedState) : undefined;
+    if (!state || state.provider !== name) throw new BadRequestException('state is not valid');
+    if (state.expires < Date.now())
+      throw new BadRequestException('state has expired: log in again');
+    // TypeORM answers a DELETE with [rows, count].
+    const [[login]]: [{ code_verifier: string; nonce: string }[], number] =
+      await this.dataSource.query(
+        `DELETE FROM oauth_login WHERE id = $1 AND expires_at > now() RETURNING code_verifier, nonce`,
+        [state.id],
+      );
+    if (!login) throw new BadRequestException('state has been used already: log in again');
+    let tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers;
+    try {
+      tokens = await oidc.authorizationCodeGrant(await this.configuration(provider), currentUrl, {
+        pkceCodeVerifier: login.code_verifier,
+        expectedState: sealed,
+        expectedNonce: login.nonce,
+        idTokenExpected: true,
+      });
+    } catch (error) {
+      throw new BadRequestException(`The provider refused the login: ${describe(error)}`);
+    }
+    const external = this.externalOf(provider, tokens);
+    return {
+      user: await this.users.userFor(external),
+      tokens: {
+        provider: name,
+        accessExpiresAt: new Date(external.expiresAt * 1000),
+        refreshToken: tokens.refresh_token
+          ? await this.sealRefresh(tokens.refresh_token)
+          : undefined,
+      },
+      redirectUrl: state.redirectUrl,
+    };
+  }
+
+  /** New tokens from a sealed refresh token; undefined when the provider says no. */
+  async refresh(name: string, sealedRefreshToken: string): Promise<Renewed | undefined> {
+    const provider = this.providers.find(name);
+    const refreshToken = await this.sealer.open(SEALED_REFRESH_TOKEN, sealedRefreshToken);
+    if (!provider || !refreshToken) return undefined;
+    let tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers;
+    try {
+      tokens = await oidc.refreshTokenGrant(await this.configuration(provider), refreshToken);
+    } catch {
+      return undefined;
+    }
+    const external = tokens.claims()
+      ? this.externalOf(provider, tokens)
+      : await this.verifier.verify(tokens.access_token).catch(() => undefined);
+    if (!external) return undefined;
+    return {
+      external,
+      accessExpiresAt: new Date(external.expiresAt * 1000),
+      refreshToken:
+        tokens.refresh_token && tokens.refresh_token !== refreshToken
+          ? await this.sealRefresh(tokens.refresh_token)
+          : undefined,
+    };
+  }
+
+  sealRefresh(refreshToken: string): Promise<string> {
+    return this.sealer.seal(SEALED_REFRESH_TOKEN, refreshToken);
+  }
+
+  private provider(name: string): OidcProvider {
+    const provider = this.providers.find(name);
+    if (!provider) throw new NotFoundException(`No OpenID provider is named "${name}"`);
+    return provider;
+  }
+
+  private async configuration(provider: OidcProvider): Promise<oidc.Configuration> {
+    try {
+      return await this.providers.configuration(provider);
+    } catch (error) {
+      throw new ServiceUnavailableException(
+        `OpenID provider ${provider.name} cannot be reached: ${(error as Error).message}`,
+      );
+    }
+  }
+
+  /** The identity in an ID token (openid-client checked its signature, iss, aud, exp, nonce). */
+  private externalOf(
+    provider: OidcProvider,
+    tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers,
+  ): ExternalIdentity {
+    const claims = tokens.claims()!;
+    const text = (key: string) =>
+      typeof claims[key] === 'string' ? (claims[key] as string) : undefined;
+    return {
+      provider,
+      subject: claims.sub,
+      expiresAt: Math.floor(Date.now() / 1000) + (tokens.expires_in ?? 300),
+      name: text('name'),
+      email: text('email'),
+      preferredUsername: text('preferred_username'),
+    };
+  }
+}
+
+/** openid-client's errors: the provider's OAuth error and description when it sent them. */
+function describe(error: unknown): string {
+  const {
+    error: code,
+    error_description: description,
+    message,
+  } = error as {
+    error?: string;
+    error_description?: string;
+    message: string;
+  };
+  return code ? `${code}${description ? ` (${description})` : ''}` : message;
+}
+
+export function callbackUrl(baseUrl: string, provider: string): string {
+  return `${baseUrl}/oauth/${encodeURIComponent(provider)}`;
+}
