@@ -503,6 +503,16 @@ function readBody(request) {
   });
 }
 
+/** The request body as JSON: 400 when it is not, 413 when too large. */
+async function readJson(request) {
+  try {
+    return JSON.parse(await readBody(request));
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    throw new HttpError(400, { detail: 'The request body could not be parsed' });
+  }
+}
+
 /** POST /rest/entity/invoice: EntityService.create with the demo hooks, one transaction. */
 async function createInvoice(request, response) {
   const identity = await authenticate(request, response);
@@ -510,13 +520,7 @@ async function createInvoice(request, response) {
   if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
     throw new HttpError(415, { detail: 'Content-Type must be application/json' });
   }
-  let body;
-  try {
-    body = JSON.parse(await readBody(request));
-  } catch (error) {
-    if (error instanceof HttpError) throw error;
-    throw new HttpError(400, { detail: 'The request body could not be parsed' });
-  }
+  const body = await readJson(request);
   const invoice = parseEnvelope(INVOICE, body);
   const client = await pool.connect();
   let key;
@@ -553,13 +557,7 @@ const DATETIME_ARGUMENT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 async function invoicingSummary(request, response) {
   const identity = await authenticate(request, response);
   if (!identity) throw new HttpError(401, { detail: 'Authentication required' });
-  let body;
-  try {
-    body = JSON.parse(await readBody(request));
-  } catch (error) {
-    if (error instanceof HttpError) throw error;
-    throw new HttpError(400, { detail: 'The request body could not be parsed' });
-  }
+  const body = await readJson(request);
   const { accountKey, from, to } = body ?? {};
   if (!Number.isSafeInteger(accountKey) || ![from, to].every((d) => DATETIME_ARGUMENT.test(d))) {
     throw new HttpError(400, { detail: 'Bad arguments' });

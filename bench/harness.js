@@ -19,6 +19,9 @@ const cleanups = [];
 let cleaningUp;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A number setting from the environment (BENCH_DURATION=…), or its default. */
+const numberFromEnv = (name, fallback) =>
+  process.env[name] ? Number(process.env[name]) : fallback;
 const log = (message) => process.stderr.write(`[bench] ${message}\n`);
 
 function freePort() {
@@ -191,6 +194,7 @@ module.exports = {
   createDatabase,
   databaseUrl,
   log,
+  numberFromEnv,
   onCleanup,
   request,
   runBenchmark,

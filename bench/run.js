@@ -36,10 +36,10 @@ const {
   signIn,
   startServer,
   stopServer,
+  numberFromEnv: number,
 } = require('./harness');
 
 const env = process.env;
-const number = (name, fallback) => (env[name] ? Number(env[name]) : fallback);
 const SETTINGS = {
   duration: number('BENCH_DURATION', 10),
   connections: number('BENCH_CONNECTIONS', 10),

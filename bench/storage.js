@@ -26,10 +26,10 @@ const {
   sleep,
   startServer,
   stopServer,
+  numberFromEnv: number,
 } = require('./harness');
 
 const env = process.env;
-const number = (name, fallback) => (env[name] ? Number(env[name]) : fallback);
 const SETTINGS = {
   duration: number('BENCH_DURATION', 10),
   connections: number('BENCH_CONNECTIONS', 4),

@@ -1,13 +1,7 @@
 import request from 'supertest';
 import { sha256 } from '../src/auth/secrets';
-import {
-  AUDIENCE,
-  Browser,
-  CLIENT_ID,
-  CLIENT_SECRET,
-  freePort,
-  TestProvider,
-} from './helpers/oidc-provider';
+import { freePort } from './helpers/free-port';
+import { AUDIENCE, Browser, CLIENT_ID, CLIENT_SECRET, TestProvider } from './helpers/oidc-provider';
 import { createSecondTestApp, createTestApp, TestApp } from './helpers/test-app';
 
 const AFTER_LOGIN = 'http://127.0.0.1:9/after-login';

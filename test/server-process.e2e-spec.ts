@@ -1,13 +1,13 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { Client } from 'pg';
 import { EMBEDDED_SOCKET_NAME, runningEmbeddedUrl } from '../src/database/embedded-postgres';
 import { assertBuilt, BUILT_SERVER, environmentWithout, runCli } from './helpers/child-process';
+import { freePort } from './helpers/free-port';
 
 const STARTUP_TIMEOUT_MS = 30_000;
 const SHUTDOWN_LIMIT_MS = 5_000;
@@ -95,17 +95,6 @@ async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
     if (Date.now() > until) throw new Error('timed out waiting for the server output');
     await new Promise((done) => setTimeout(done, 20));
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => done(port));
-    });
-  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { JWK } from 'jose';
 import { createHash, randomBytes } from 'node:crypto';
 import { Server } from 'node:http';
-import { AddressInfo, createServer } from 'node:net';
+import { freePort } from './free-port';
 
 export const CLIENT_ID = 'atrium';
 export const CLIENT_SECRET = 'atrium-test-secret';
@@ -209,15 +209,4 @@ export class Browser {
     }
     return response;
   }
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => done(port));
-    });
-  });
 }
