@@ -15,11 +15,12 @@ const transform = {
 };
 // Skip node_modules, except those packages wherever they are nested.
 const transformIgnorePatterns = [`/node_modules/(?!(.*/)?(${ESM_PACKAGES.join('|')})/)`];
+// Per project: a project does not inherit it. The build copies package.json into dist/.
+const modulePathIgnorePatterns = ['<rootDir>/dist/'];
 
 /** @type {import('jest').Config} */
 module.exports = {
   globalSetup: '<rootDir>/test/global-setup.ts',
-  modulePathIgnorePatterns: ['<rootDir>/dist/'],
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   // Global only: Jest ignores testTimeout inside a project. E2e steps boot servers.
   testTimeout: 60000,
@@ -29,6 +30,7 @@ module.exports = {
       testEnvironment: 'node',
       transform,
       transformIgnorePatterns,
+      modulePathIgnorePatterns,
       testMatch: ['<rootDir>/src/**/*.spec.ts'],
     },
     {
@@ -36,6 +38,7 @@ module.exports = {
       testEnvironment: 'node',
       transform,
       transformIgnorePatterns,
+      modulePathIgnorePatterns,
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
     },
   ],

@@ -3,6 +3,8 @@
  * What every benchmark here needs: a fresh database on the PostgreSQL server, the built
  * app (and a baseline) as child processes, a session and an API key, and cleaning all of
  * it up, also on failure and Ctrl-C. Used by bench/run.js and bench/storage.js.
+ * BENCH_NODE_ARGS: extra node flags for the servers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p"
+ * (node refuses profiling flags in NODE_OPTIONS).
  */
 const { spawn } = require('node:child_process');
 const net = require('node:net');
@@ -66,7 +68,8 @@ async function createDatabase() {
 /** A server child process; its output is kept (last 20 kB) for error reports. */
 async function startServer(label, script, env) {
   const port = await freePort();
-  const child = spawn(process.execPath, [script], {
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, script], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

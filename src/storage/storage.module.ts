@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DbStorageBackend } from './backends/db.backend';
 import { FsStorageBackend } from './backends/fs.backend';
+import { Sha256Hasher } from './backends/sha256.hasher';
 import { STORAGE_BACKENDS } from './backends/storage-backend';
 import { STORAGE_ENTITIES } from './entities';
 import { FileStore } from './file.store';
@@ -13,6 +14,7 @@ import { StorageService } from './storage.service';
   imports: [TypeOrmModule.forFeature(STORAGE_ENTITIES)],
   controllers: [StorageController],
   providers: [
+    Sha256Hasher,
     FsStorageBackend,
     DbStorageBackend,
     {

@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { DataSource, EntityManager } from 'typeorm';
-import { ByteRange, hashing, StorageBackend, StoredBytes } from './storage-backend';
+import { Sha256Hasher } from './sha256.hasher';
+import { ByteRange, StorageBackend, StoredBytes } from './storage-backend';
 
 /** Fixed for good: a byte's chunk is its offset divided by it. */
 const CHUNK_BYTES = 1024 * 1024;
@@ -19,12 +20,15 @@ export class DbStorageBackend implements StorageBackend {
   readonly driver = 'db';
   readonly transactional = true;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly hasher: Sha256Hasher,
+  ) {}
 
   async write(source: Readable, manager?: EntityManager): Promise<StoredBytes> {
     const tx = manager ?? this.dataSource.manager;
     const uploadKey = `upload:${randomUUID()}`;
-    const { step, result } = hashing();
+    const { step, result } = this.hasher.hashing();
     let pending: Buffer[] = [];
     let pendingBytes = 0;
     let seq = 0;
@@ -53,7 +57,7 @@ export class DbStorageBackend implements StorageBackend {
       }
     }
     await flush();
-    const stored = result();
+    const stored = await result();
     // Two uploads of the same bytes take turns; the second finds the first's chunks.
     await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [stored.sha256]);
     const present = await tx.query(`SELECT 1 FROM file_chunk WHERE blob_key = $1 LIMIT 1`, [

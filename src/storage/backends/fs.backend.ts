@@ -7,7 +7,12 @@ import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Environment } from '../../config/environment';
-import { ByteRange, hashing, StorageBackend, StoredBytes } from './storage-backend';
+import { Sha256Hasher } from './sha256.hasher';
+import { ByteRange, StorageBackend, StoredBytes } from './storage-backend';
+
+// Node's 64 KiB default makes a download a thousand small socket writes per 64 MiB;
+// 1 MiB reads measured 0.77 → 0.92 of a bare file stream (bench/storage.js).
+const READ_CHUNK_BYTES = 1024 * 1024;
 
 /**
  * Bytes as files under DATA_DIR/files, named by their sha256. A file is written under a
@@ -21,7 +26,10 @@ export class FsStorageBackend implements StorageBackend, OnModuleInit {
   private readonly root: string;
   private readonly temporary: string;
 
-  constructor(config: ConfigService<Environment, true>) {
+  constructor(
+    config: ConfigService<Environment, true>,
+    private readonly hasher: Sha256Hasher,
+  ) {
     this.root = resolve(config.get('DATA_DIR', { infer: true }), 'files');
     this.temporary = join(this.root, 'tmp');
   }
@@ -36,10 +44,18 @@ export class FsStorageBackend implements StorageBackend, OnModuleInit {
   async write(source: Readable): Promise<StoredBytes> {
     const temporaryPath = join(this.temporary, randomUUID());
     try {
-      const { step, result } = hashing();
+      const { step, result } = this.hasher.hashing();
       // `flush`: fsync before the stream closes, so the rename below names durable bytes.
-      await pipeline(source, step, createWriteStream(temporaryPath, { flags: 'wx', flush: true }));
-      const stored = result();
+      await pipeline(
+        source,
+        step,
+        createWriteStream(temporaryPath, {
+          flags: 'wx',
+          flush: true,
+          highWaterMark: READ_CHUNK_BYTES,
+        }),
+      );
+      const stored = await result();
       const finalPath = this.pathOf(stored.sha256);
       if (await exists(finalPath)) {
         await rm(temporaryPath); // the same bytes are there already
@@ -56,10 +72,10 @@ export class FsStorageBackend implements StorageBackend, OnModuleInit {
   }
 
   async read(sha256: string, _size: number, range?: ByteRange): Promise<Readable> {
-    return createReadStream(
-      this.pathOf(sha256),
-      range ? { start: range.start, end: range.end } : {},
-    );
+    return createReadStream(this.pathOf(sha256), {
+      highWaterMark: READ_CHUNK_BYTES,
+      ...(range && { start: range.start, end: range.end }),
+    });
   }
 
   private pathOf(sha256: string): string {

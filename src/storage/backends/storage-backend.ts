@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { EntityManager } from 'typeorm';
 
@@ -35,22 +34,3 @@ export interface StorageBackend {
 
 /** The injection token of the backends, by driver. */
 export const STORAGE_BACKENDS = Symbol('STORAGE_BACKENDS');
-
-/** A pass-through step that hashes and counts what streams by. */
-export function hashing(): {
-  step: (chunks: AsyncIterable<Buffer>) => AsyncGenerator<Buffer>;
-  result: () => StoredBytes;
-} {
-  const hash = createHash('sha256');
-  let size = 0;
-  return {
-    async *step(chunks) {
-      for await (const chunk of chunks) {
-        hash.update(chunk);
-        size += chunk.length;
-        yield chunk;
-      }
-    },
-    result: () => ({ sha256: hash.digest('hex'), size }),
-  };
-}
