@@ -1,5 +1,5 @@
-import { Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { RequestContext, RequestContextMiddleware } from './request-context';
+import { Global, Module } from '@nestjs/common';
+import { RequestContext } from './request-context';
 import { Sealer } from './sealer.service';
 import { ServerSecrets } from './server-secrets.service';
 
@@ -8,8 +8,4 @@ import { ServerSecrets } from './server-secrets.service';
   providers: [RequestContext, ServerSecrets, Sealer],
   exports: [RequestContext, ServerSecrets, Sealer],
 })
-export class CommonModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(RequestContextMiddleware).forRoutes('*');
-  }
-}
+export class CommonModule {}

@@ -1,4 +1,4 @@
-import { Injectable, NestMiddleware, UnauthorizedException } from '@nestjs/common';
+import { Injectable, UnauthorizedException } from '@nestjs/common';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Identity } from './identity';
 
@@ -39,10 +39,10 @@ export class RequestContext {
   }
 }
 
-/** Opens the request's store before anything else runs (mounted for every route). */
-@Injectable()
-export class RequestContextMiddleware implements NestMiddleware {
-  use(_request: unknown, _response: unknown, next: () => void): void {
-    storage.run({}, next);
-  }
+/**
+ * Opens the request's store before anything else runs: a Fastify onRequest hook
+ * (app.setup.ts), cheaper than a Nest middleware, which runs through middie.
+ */
+export function openRequestContext(_request: unknown, _reply: unknown, done: () => void): void {
+  storage.run({}, done);
 }

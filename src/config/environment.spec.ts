@@ -28,6 +28,15 @@ describe('validateEnvironment', () => {
     );
   });
 
+  it('takes proxies for TRUST_PROXY but refuses a hop count, which trusts any client', () => {
+    expect(validateEnvironment({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).TRUST_PROXY).toBe(
+      '10.0.0.0/8, 127.0.0.1',
+    );
+    expect(() => validateEnvironment({ TRUST_PROXY: '2' })).toThrow(
+      /TRUST_PROXY .* not a hop count/,
+    );
+  });
+
   it('refuses an ADMIN_PASSWORD shorter than any password may be, before boot', () => {
     expect(() => validateEnvironment({ ADMIN_PASSWORD: 'short' })).toThrow(/ADMIN_PASSWORD/);
     expect(validateEnvironment({ ADMIN_PASSWORD: 'long enough' }).ADMIN_PASSWORD).toBe(

@@ -60,8 +60,15 @@ export class Environment {
   @IsOptional() @IsString() OIDC_PROVIDERS?: string;
   @IsOptional() @IsString() OIDC_PROVIDERS_FILE?: string;
 
-  /** Fastify's `trustProxy`: unset trusts no proxy; `true`, a hop count or addresses/subnets. */
-  @IsOptional() @IsString() TRUST_PROXY?: string;
+  /**
+   * Fastify's `trustProxy`: unset trusts no proxy; `true`, or the proxies' addresses/subnets.
+   * Not a hop count: it cannot tell a proxy from a client, and Fastify 5.12 ignores it.
+   */
+  @IsOptional()
+  @Matches(/^(?!\s*\d+\s*$)/, {
+    message: "TRUST_PROXY is true, false or the proxies' addresses/subnets, not a hop count",
+  })
+  TRUST_PROXY?: string;
   @Matches(/^\d+(\.\d+)?(b|kb|mb)$/i, { message: 'BODY_LIMIT must look like 100kb or 1mb' })
   BODY_LIMIT: string = '1mb';
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: string = 'info';
