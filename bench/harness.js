@@ -193,7 +193,6 @@ function runBenchmark(main) {
 module.exports = {
   ADMIN_PASSWORD,
   ADMIN_URL,
-  ROOT,
   createDatabase,
   databaseUrl,
   log,

@@ -34,6 +34,7 @@ const {
   request,
   runBenchmark,
   signIn,
+  sleep,
   startServer,
   stopServer,
   numberFromEnv: number,

@@ -175,19 +175,6 @@ function uploadFile(base, apiKey, file, bytes) {
   });
 }
 
-/** Downloads a file and throws the bytes away; resolves with how many came. */
-function downloadAll(url, apiKey) {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers: { 'x-api-key': apiKey } }, (response) => {
-        let bytes = 0;
-        response.on('data', (chunk) => (bytes += chunk.length));
-        response.on('end', () => resolve(bytes));
-      })
-      .on('error', reject);
-  });
-}
-
 async function main() {
   const work = await mkdtemp(path.join(tmpdir(), 'atrium-bench-storage-'));
   onCleanup(() => rm(work, { recursive: true, force: true }));
@@ -264,7 +251,7 @@ async function main() {
   });
   let received = 0;
   const downloadRss = await peakRss(app.child.pid, async () => {
-    received = await downloadAll(`${app.base}/storage?id=${big.id}`, apiKey);
+    received = await get(`${app.base}/storage?id=${big.id}`, { 'x-api-key': apiKey });
   });
   if (received !== SETTINGS.bigMb * MiB) throw new Error(`downloaded ${received} bytes`);
   await stopServer(app);
