@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { sha256 } from '../src/auth/secrets';
+import { sha256 } from '../src/common/secrets';
 import { freePort } from './helpers/free-port';
 import { AUDIENCE, Browser, CLIENT_ID, CLIENT_SECRET, TestProvider } from './helpers/oidc-provider';
 import { createSecondTestApp, createTestApp, TestApp } from './helpers/test-app';

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { sha256 } from '../src/auth/secrets';
+import { sha256 } from '../src/common/secrets';
 import { StatementCounter } from './helpers/statement-counter';
 import {
   apiKeyUser,

@@ -6,7 +6,7 @@ import { Identity } from '../common/identity';
 import { Environment } from '../config/environment';
 import { ApiKey } from './entities';
 import { IDENTITY_USER_COLUMNS, identityOf, IdentityUser } from './identity.mapper';
-import { newSecret, sha256 } from './secrets';
+import { newSecret, sha256 } from '../common/secrets';
 
 export const API_KEY_PREFIX = 'atr_';
 const MAX_CACHED_KEYS = 10_000;

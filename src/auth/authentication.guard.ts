@@ -10,7 +10,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Identity } from '../common/identity';
 import { RequestContext } from '../common/request-context';
 import { IS_ADMIN_ONLY, IS_CSRF_EXEMPT, IS_PUBLIC } from './auth.decorators';
-import { safeEqual } from './secrets';
+import { safeEqual } from '../common/secrets';
 import {
   CSRF_HEADER,
   setAuthTokenCookie,

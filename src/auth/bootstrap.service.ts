@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { DiscoveryService } from '@nestjs/core';
 import { Environment } from '../config/environment';
 import { CreatedOrganization, OrganizationService } from './organization.service';
-import { newSecret } from './secrets';
+import { newSecret } from '../common/secrets';
 
 export const DEMO_ORGANIZATION = 'Demo';
 export const DEMO_ADMIN = 'admin';

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { Identity } from '../common/identity';
 import { Environment } from '../config/environment';
 import { IDENTITY_USER_COLUMNS, identityOf, IdentityUser } from './identity.mapper';
-import { newSecret, sha256 } from './secrets';
+import { newSecret, sha256 } from '../common/secrets';
 
 /** How long the token before a rotation stays valid, for requests already in flight. */
 const ROTATION_GRACE_SECONDS = 60;

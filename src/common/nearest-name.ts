@@ -20,3 +20,9 @@ export function nearestName(
   }
   return best;
 }
+
+/** ` (did you mean "x"?)` for a near miss, else nothing: the FETCH errors' hint. */
+export function didYouMean(name: string, candidates: Iterable<string>): string {
+  const near = nearestName(name, candidates);
+  return near ? ` (did you mean "${near}"?)` : '';
+}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { newSecret } from './secrets';
 
 /**
  * Named secrets kept in the database, made on first use, so that every instance on one
@@ -29,7 +29,7 @@ export class ServerSecrets {
     const [row]: { value: string }[] = await this.dataSource.query(
       `INSERT INTO server_secret (name, value) VALUES ($1, $2)
        ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING value`,
-      [name, randomBytes(32).toString('base64url')],
+      [name, newSecret()],
     );
     return Buffer.from(row.value, 'base64url');
   }

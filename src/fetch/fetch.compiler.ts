@@ -116,7 +116,7 @@ class FetchCompiler {
     const from = this.from(root, where);
     const orderings = this.orderings(selected, aggregated);
     const keyset = this.keyset(orderings, aggregated);
-    const limit = this.limit(this.query.limit, 'LIMIT');
+    const limit = this.limit(this.query.limit);
     const grouping = aggregated ? selected.filter((s) => !s.aggregated).map((s) => s.sql) : [];
 
     const hidden: string[] = [];
@@ -145,7 +145,7 @@ class FetchCompiler {
       : '';
     const paging =
       ` LIMIT ${this.params.bind(limit, 'int8')}` +
-      (offset ? ` OFFSET ${this.params.bind(this.limit(offset, 'OFFSET'), 'int8')}` : '');
+      (offset ? ` OFFSET ${this.params.bind(offset, 'int8')}` : '');
 
     let sql = `SELECT ${outputs.join(', ')} ${body(pageWhere)}${orderBy}${paging}`;
     if (wrapped) {
@@ -323,9 +323,7 @@ class FetchCompiler {
     const { limit, offset } = link.node;
     return (
       ` ORDER BY ${order.join(', ')}` +
-      (limit !== undefined
-        ? ` LIMIT ${this.params.bind(this.limit(limit, 'LIMIT'), 'int8')}`
-        : '') +
+      (limit !== undefined ? ` LIMIT ${this.params.bind(this.limit(limit), 'int8')}` : '') +
       (offset ? ` OFFSET ${this.params.bind(offset, 'int8')}` : '')
     );
   }
@@ -409,10 +407,10 @@ class FetchCompiler {
     return orderings.map(({ sql, asc, cast }) => ({ sql, asc, cast }));
   }
 
-  private limit(value: number | undefined, what: 'LIMIT' | 'OFFSET'): number {
+  private limit(value: number | undefined): number {
     const { defaultRows, maxRows } = this.options.limits;
     if (value === undefined) return defaultRows;
-    if (what === 'LIMIT' && value > maxRows) {
+    if (value > maxRows) {
       throw new FetchQueryError(`LIMIT ${value} is above this server's maximum of ${maxRows} rows`);
     }
     return value;

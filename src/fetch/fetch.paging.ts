@@ -1,5 +1,6 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
+import { safeEqual } from '../common/secrets';
 import { ServerSecrets } from '../common/server-secrets.service';
 import { SqlParameters } from '../database/sql';
 import { FetchQueryError } from './fetch.schema';
@@ -38,13 +39,7 @@ export class FetchCursors implements OnApplicationBootstrap {
   async open(binding: string, cursor: string): Promise<unknown[]> {
     const [payload, mac, extra] = cursor.split('.');
     // Compared as text: base64 decoding would forgive a changed last character.
-    const expected = Buffer.from(await this.mac(binding, payload ?? ''));
-    const given = Buffer.from(mac ?? '');
-    if (
-      extra !== undefined ||
-      given.length !== expected.length ||
-      !timingSafeEqual(given, expected)
-    ) {
+    if (extra !== undefined || !safeEqual(mac ?? '', await this.mac(binding, payload ?? ''))) {
       throw new FetchQueryError('X-Fetch-Cursor was not made for this query: send the same query');
     }
     const values: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString());

@@ -1,4 +1,4 @@
-import { nearestName } from '../common/nearest-name';
+import { didYouMean } from '../common/nearest-name';
 import { parseCondition } from './fetch.conditions';
 import { TokenCursor } from './fetch.cursor';
 import { FetchSyntaxError } from './fetch.errors';
@@ -318,7 +318,5 @@ function unknownGroupName(name: string, items: SelectedItem[], names: string[]):
     return `"${name}" is selected as "${column.item.alias}": GROUP BY "${column.item.alias}"`;
   }
   if (column) return `"${name}" is a linked column: give it an alias (AS …) and GROUP BY that`;
-  const near = nearestName(name, names);
-  const hint = near ? ` (did you mean "${near}"?)` : '';
-  return `"${name}" in GROUP BY is not a selected column or alias${hint}`;
+  return `"${name}" in GROUP BY is not a selected column or alias${didYouMean(name, names)}`;
 }

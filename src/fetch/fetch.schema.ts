@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import { nearestName } from '../common/nearest-name';
+import { didYouMean } from '../common/nearest-name';
 import { EntityType, PropertyDefinition, PropertyType } from '../entity/entity-type';
 import { EntityRegistry } from '../entity/entity.registry';
 import { EntityQuery, LinkQuery } from './fetch.tree';
@@ -59,7 +59,7 @@ export class ResolvedQuery {
     if (property && !property.hidden) return property;
     const visible = [...source.type.properties.values()].filter((p) => !p.hidden);
     throw new FetchQueryError(
-      `${source.type.name} has no property "${name}"${hint(
+      `${source.type.name} has no property "${name}"${didYouMean(
         name,
         visible.map((p) => p.name),
       )}`,
@@ -78,7 +78,7 @@ export class ResolvedQuery {
     const source = this.byName.get(qualifier);
     if (!source) {
       throw new FetchQueryError(
-        `"${qualifier}" in "${reference}" names no link of the query${hint(qualifier, this.byName.keys())}`,
+        `"${qualifier}" in "${reference}" names no link of the query${didYouMean(qualifier, this.byName.keys())}`,
       );
     }
     const visible =
@@ -102,7 +102,7 @@ export class ResolvedQuery {
     const type = this.registry.find(node.entity);
     if (!type) {
       const names = this.registry.all().map((t) => t.name);
-      throw new FetchQueryError(`unknown entity "${node.entity}"${hint(node.entity, names)}`);
+      throw new FetchQueryError(`unknown entity "${node.entity}"${didYouMean(node.entity, names)}`);
     }
     const source: Source = {
       node,
@@ -158,12 +158,11 @@ export class ResolvedQuery {
 
 /** Whether the root's rows carry this source's columns: no EXISTS on the way. */
 export function isJoined(source: Source): boolean {
-  return [source, ...ancestorsOf(source)].every(
-    (s) => s.kind !== 'exists' && s.kind !== 'not-exists',
-  );
+  return ancestorsOf(source).every((s) => s.kind !== 'exists' && s.kind !== 'not-exists');
 }
 
 /** The source and the sources around it, innermost first. */
+/** The source itself, its parent, and so on up to the root. */
 function ancestorsOf(source: Source): Source[] {
   const chain: Source[] = [];
   for (let s: Source | undefined = source; s; s = s.parent) chain.push(s);
@@ -173,9 +172,4 @@ function ancestorsOf(source: Source): Source[] {
 function comparable(a: PropertyDefinition, b: PropertyDefinition): boolean {
   if (a.type === b.type) return a.type !== 'json';
   return INTEGERS.includes(a.type) && INTEGERS.includes(b.type);
-}
-
-function hint(name: string, candidates: Iterable<string>): string {
-  const near = nearestName(name, candidates);
-  return near ? ` (did you mean "${near}"?)` : '';
 }

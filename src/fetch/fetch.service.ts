@@ -2,6 +2,7 @@ import { BadRequestException, Injectable, ServiceUnavailableException } from '@n
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { Identity } from '../common/identity';
 import { RequestContext } from '../common/request-context';
 import { Environment } from '../config/environment';
 import { EntityRegistry } from '../entity/entity.registry';
@@ -69,18 +70,21 @@ export class FetchService {
 
   /** `POST /rest/metadata/fetch`: the columns the query would produce; nothing runs. */
   metadata(input: FetchInput): { columns: ResultColumn[] } {
-    return { columns: this.compile(this.read(input), {}).columns };
+    const query = this.read(input);
+    return { columns: this.compile(query, this.context.requireIdentity(), {}).columns };
   }
 
   /** `POST /rest/fetch`: the rows of one page, in one statement. */
   async run(input: FetchInput, options: FetchOptions): Promise<FetchResult> {
     const started = performance.now();
     const query = this.read(input);
-    const { userKey } = this.context.requireIdentity();
-    const binding = () => cursorBinding(printFetch(query), userKey);
+    const identity = this.context.requireIdentity();
+    // Printed and hashed at most once: a page both opens a cursor and signs the next.
+    let bound: string | undefined;
+    const binding = () => (bound ??= cursorBinding(printFetch(query), identity.userKey));
     const after =
       options.cursor !== undefined ? await this.cursors.open(binding(), options.cursor) : undefined;
-    const compiled = this.compile(query, { count: options.count, after });
+    const compiled = this.compile(query, identity, { count: options.count, after });
     const compiledAt = performance.now();
     const raw = await this.execute(compiled, options.manager ?? this.dataSource.manager);
     const result: FetchResult = {
@@ -117,9 +121,9 @@ export class FetchService {
 
   private compile(
     query: EntityQuery,
+    identity: Identity,
     options: { count?: boolean; after?: unknown[] },
   ): CompiledFetch {
-    const identity = this.context.requireIdentity();
     return compileFetch(query, this.registry, { identity, limits: this.limits, ...options });
   }
 

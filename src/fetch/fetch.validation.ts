@@ -1,4 +1,4 @@
-import { nearestName } from '../common/nearest-name';
+import { didYouMean } from '../common/nearest-name';
 import { isDate } from './fetch.conditions';
 import { groupName, resultKey, SelectedItem, selectedItems } from './fetch.keys';
 import {
@@ -335,8 +335,7 @@ function referenceProblems(problems: FetchProblem[], query: EntityQuery): void {
     const qualifier = text.slice(0, dot);
     const link = links.get(qualifier);
     if (!link) {
-      const near = nearestName(qualifier, links.keys());
-      const hint = near ? ` (did you mean "${near}"?)` : '';
+      const hint = didYouMean(qualifier, links.keys());
       problems.push({
         node,
         reason: `"${qualifier}" in "${text}" names no link of the query${hint}`,

@@ -22,20 +22,31 @@ export function conditionValue(
   if (property.type === 'json') {
     throw new FetchQueryError(`${column} holds JSON: only IS NULL and IS NOT NULL apply to it`);
   }
-  const relaxed: PropertyDefinition = {
-    ...property,
-    nullable: false,
-    length: undefined,
-    precision: undefined,
-    scale: undefined,
-  };
-  const coerced = coerceValue(relaxed, asDateTime(property, value));
+  const coerced = coerceValue(relaxedDefinition(property), asDateTime(property, value));
   if ('problem' in coerced) {
     throw new FetchQueryError(
       `${column}: ${JSON.stringify(value)} does not fit: ${coerced.problem}`,
     );
   }
   return coerced.value;
+}
+
+/** Made once per column: an IN list checks each of its values against it. */
+const relaxedDefinitions = new WeakMap<PropertyDefinition, PropertyDefinition>();
+
+function relaxedDefinition(property: PropertyDefinition): PropertyDefinition {
+  let relaxed = relaxedDefinitions.get(property);
+  if (!relaxed) {
+    relaxed = {
+      ...property,
+      nullable: false,
+      length: undefined,
+      precision: undefined,
+      scale: undefined,
+    };
+    relaxedDefinitions.set(property, relaxed);
+  }
+  return relaxed;
 }
 
 /** `'2026-01-31'` against a date-time is its first instant in UTC. */

@@ -6,7 +6,7 @@ import { Identity } from '../../common/identity';
 import { identityOf } from '../identity.mapper';
 import { AccessTokenVerifier } from '../oidc/access-token.verifier';
 import { ExternalUsers } from '../oidc/external-users.service';
-import { sha256 } from '../secrets';
+import { sha256 } from '../../common/secrets';
 
 /** Verified tokens are kept this long at most (and never past their expiry). */
 const CACHE_MS = 60_000;
