@@ -11,10 +11,14 @@ import { Reflector } from '@nestjs/core';
 
 const CONTENT_TYPES = 'atrium:content-types';
 
-/** The media type of a request's body, lower-case, without parameters ('' without one). */
-export function contentTypeOf(request: { headers: Record<string, unknown> }): string {
-  const header = request.headers['content-type'];
+/** A Content-Type header's media type, lower-case, without parameters ('' without one). */
+export function mediaTypeOf(header: unknown): string {
   return typeof header === 'string' ? header.split(';')[0].trim().toLowerCase() : '';
+}
+
+/** The media type of a request's body. */
+export function contentTypeOf(request: { headers: Record<string, unknown> }): string {
+  return mediaTypeOf(request.headers['content-type']);
 }
 
 /**

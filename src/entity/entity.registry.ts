@@ -2,6 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityMetadata } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { quoteIdentifier } from '../database/sql';
 import {
   BUSINESS_ENTITY,
   BusinessEntityDefinition,
@@ -157,7 +158,7 @@ function castType(column: ColumnMetadata, metadata: EntityMetadata, type: Proper
   if (column.enum) {
     // TypeORM's name for an enum type unless the column names one.
     const enumName = column.enumName ?? `${metadata.tableName}_${column.databaseName}_enum`;
-    return `"${enumName.replace(/"/g, '""')}"`;
+    return quoteIdentifier(enumName);
   }
   return column.type === 'json' ? 'json' : CAST_TYPES[type];
 }

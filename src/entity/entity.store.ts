@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Identity } from '../common/identity';
-import { quoteIdentifier as quote } from '../database/sql';
+import { quoteIdentifier as quote, SqlParameters } from '../database/sql';
 import { EntityType } from './entity-type';
 
 /** The caller's organization: every statement here is limited to it. */
@@ -68,8 +68,8 @@ export class EntityStore {
     const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))].filter((c) =>
       type.properties.has(c),
     );
-    const values: unknown[] = [];
-    const bind = (value: unknown) => `$${values.push(value)}`;
+    const params = new SqlParameters();
+    const bind = (value: unknown) => params.bind(value);
     const tuples = rows.map((row) => {
       const cells = columns.map((c) => (c in row ? bind(row[c]) : 'DEFAULT'));
       return `(${[...cells, bind(owner.organizationKey), bind(owner.businessUnitKey), bind(owner.userKey)].join(', ')})`;
@@ -78,7 +78,7 @@ export class EntityStore {
       `INSERT INTO ${quote(type.name)}
          (${[...columns, 'id_organization', 'id_business_unit', 'id_user'].map(quote).join(', ')})
        VALUES ${tuples.join(', ')} RETURNING key`,
-      values,
+      params.values,
     );
     return inserted.map((row) => row.key);
   }
@@ -106,8 +106,8 @@ export class EntityStore {
     const columns = [...new Set(rows.flatMap((row) => Object.keys(row.properties)))].filter(
       (c) => type.properties.has(c) && c !== 'key',
     );
-    const values: unknown[] = [];
-    const bind = (value: unknown, sqlType: string) => `$${values.push(value)}::${sqlType}`;
+    const params = new SqlParameters();
+    const bind = (value: unknown, sqlType: string) => params.bind(value, sqlType);
     const tuples = rows.map((row) => {
       const cells = columns.flatMap((c) => [
         bind(c in row.properties ? row.properties[c] : null, sqlTypeOf(type, c)),
@@ -124,7 +124,7 @@ export class EntityStore {
           SET ${[...assignments, 'date_updated = now()'].join(', ')}
          FROM (VALUES ${tuples.join(', ')}) AS v(key${aliases.map((a) => `, ${a}`).join('')})
         WHERE t.key = v.key AND t.id_organization = ${bind(scope.organizationKey, 'int8')}`,
-      values,
+      params.values,
     );
   }
 

@@ -97,11 +97,10 @@ export class FileStore {
             WHERE key = $9 AND id_organization = $3 RETURNING key, latest_version`;
     const [row] = await manager.query(
       `WITH f AS (${file})
-       INSERT INTO file_version (id_file, version, name, content_type, size, sha256, driver,
-                                 id_organization, id_business_unit, id_user)
+       INSERT INTO file_version AS v (id_file, version, name, content_type, size, sha256,
+                                      driver, id_organization, id_business_unit, id_user)
        SELECT f.key, f.latest_version, $1, $2, $6, $7, $8, $3, $4, $5 FROM f
-       RETURNING id_file AS "fileKey", version, name, content_type AS "contentType", size, sha256,
-                 driver, date_created AS "dateCreated"`,
+       RETURNING ${VERSION_COLUMNS}`,
       fileKey === undefined ? values : [...values, fileKey],
     );
     return row;

@@ -1,5 +1,6 @@
 import contentDisposition from 'content-disposition';
 import parseRange from 'range-parser';
+import { mediaTypeOf } from '../common/content-type.guard';
 import { ByteRange } from './backends/storage-backend';
 
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/;
@@ -25,7 +26,7 @@ const ACTIVE_TYPES = new Set([
 
 /** The type to store for what the client declared: a plain media type, else octet-stream. */
 export function storedContentType(declared: string | undefined): string {
-  const type = (declared ?? '').split(';')[0].trim().toLowerCase();
+  const type = mediaTypeOf(declared);
   return MEDIA_TYPE.test(type) ? type : 'application/octet-stream';
 }
 

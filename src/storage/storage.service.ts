@@ -193,9 +193,13 @@ export class StorageService {
       sha256: bytes.sha256,
       driver: this.backend.driver,
     };
-    const record = (manager: EntityManager) =>
-      this.files.record(manager, fileKey, newVersion, identity);
-    const version = tx ? await record(tx) : await this.dataSource.transaction(record);
+    // One statement: atomic without a transaction of its own on the fs path.
+    const version = await this.files.record(
+      tx ?? this.dataSource.manager,
+      fileKey,
+      newVersion,
+      identity,
+    );
     if (!version) throw new NotFoundException(`No file ${fileKey}`);
     return version;
   }

@@ -1,11 +1,10 @@
 import { BadRequestException } from '@nestjs/common';
 import { coerceValue } from '../entity/property-value';
-import { PropertyDefinition } from '../entity/entity-type';
+import { CAST_TYPES, PropertyDefinition, PropertyType } from '../entity/entity-type';
 import { ArgumentDefinition } from './workflow.decorators';
 import { WorkflowMethodDefinition } from './workflow.registry';
 
 const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
-const DECIMAL = /^-?\d+(\.\d+)?$/;
 
 /**
  * The method's arguments from the request body (spec 4.4): one member per argument,
@@ -53,11 +52,10 @@ function argumentValue(argument: ArgumentDefinition, value: unknown, path: strin
       if (typeof value !== 'boolean') throw refuse('true or false');
       return value;
     case 'decimal': {
-      const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
-      if (typeof text !== 'string' || !DECIMAL.test(text)) {
-        throw refuse('a decimal number or a string of one, e.g. "12.50"');
-      }
-      return text;
+      // The entity API's decimal rule, with no precision: an exact string.
+      const coerced = coerceValue(DECIMAL_PROPERTY, value);
+      if ('problem' in coerced) throw refuse('a decimal number or a string of one, e.g. "12.50"');
+      return coerced.value;
     }
     case 'datetime': {
       // The entity API's check of real calendar days and times, at UTC.
@@ -71,12 +69,19 @@ function argumentValue(argument: ArgumentDefinition, value: unknown, path: strin
   }
 }
 
-const DATETIME_PROPERTY: PropertyDefinition = {
-  name: 'argument',
-  type: 'datetime',
-  castType: 'timestamptz',
-  nullable: false,
-  required: true,
-  origin: 'client',
-  hidden: false,
-};
+/** An argument as the entity API's value rules see it: required, no length or precision. */
+function argumentProperty(type: PropertyType): PropertyDefinition {
+  const castType = CAST_TYPES[type];
+  return {
+    name: 'argument',
+    type,
+    castType,
+    nullable: false,
+    required: true,
+    origin: 'client',
+    hidden: false,
+  };
+}
+
+const DATETIME_PROPERTY = argumentProperty('datetime');
+const DECIMAL_PROPERTY = argumentProperty('decimal');

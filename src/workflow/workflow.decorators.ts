@@ -35,7 +35,5 @@ export function Workflow(name: string): ClassDecorator {
 
 /** Exposes a method of a @Workflow provider; it runs in one transaction. */
 export function WorkflowMethod(options: WorkflowMethodOptions = {}): MethodDecorator {
-  return (target, propertyKey, descriptor) => {
-    SetMetadata(WORKFLOW_METHOD, options)(target, propertyKey, descriptor);
-  };
+  return SetMetadata(WORKFLOW_METHOD, options);
 }

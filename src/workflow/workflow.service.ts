@@ -1,4 +1,4 @@
-import { ForbiddenException, HttpException, Injectable, NotFoundException } from '@nestjs/common';
+import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Identity } from '../common/identity';
@@ -61,8 +61,7 @@ export class WorkflowService {
         method.run(...args, { manager, identity } satisfies WorkflowContext),
       );
     } catch (error) {
-      const translated = translateDatabaseError(error);
-      throw translated instanceof HttpException ? translated : error;
+      throw translateDatabaseError(error);
     }
     const isObject = typeof result === 'object' && result !== null && !Array.isArray(result);
     return isObject ? (result as object) : { result: result ?? null };

@@ -25,8 +25,8 @@ export class DbStorageBackend implements StorageBackend {
     private readonly hasher: Sha256Hasher,
   ) {}
 
-  async write(source: Readable, manager?: EntityManager): Promise<StoredBytes> {
-    const tx = manager ?? this.dataSource.manager;
+  /** `tx`: the upload's transaction (the backend is transactional: always given). */
+  async write(source: Readable, tx: EntityManager): Promise<StoredBytes> {
     const uploadKey = `upload:${randomUUID()}`;
     const { step, result } = this.hasher.hashing();
     let pending: Buffer[] = [];

@@ -1,5 +1,4 @@
 import { FileVersion } from './file-version.entity';
 import { StoredFile } from './stored-file.entity';
 
-export { FileVersion, StoredFile };
 export const STORAGE_ENTITIES = [StoredFile, FileVersion];
