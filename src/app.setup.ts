@@ -12,7 +12,7 @@ import { AUTH_TOKEN_COOKIE, CSRF_HEADER } from './auth/session-cookies';
 import { HttpExceptionFilter } from './common/http-exception.filter';
 import { openRequestContext } from './common/request-context';
 import { VALIDATION_OPTIONS } from './common/validation';
-import { Environment } from './config/environment';
+import { BYTE_SIZE, Environment } from './config/environment';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -45,9 +45,8 @@ export async function configureApp(app: NestFastifyApplication, env: Environment
     reply.header('X-Request-Id', request.id);
     done();
   });
-  // JSON and forms within BODY_LIMIT (Nest's parsers, as the app is made without them),
-  // FETCH text as a string within its own limit.
-  app.getHttpAdapter().registerParserMiddleware();
+  // FETCH text as a string within its own limit (JSON and forms: Nest's parsers, within
+  // Fastify's bodyLimit, BODY_LIMIT).
   fastify.removeContentTypeParser('text/plain');
   fastify.addContentTypeParser(
     'text/plain',
@@ -91,9 +90,9 @@ function requestId(request: IncomingMessage): string {
 
 const BYTES_PER_UNIT: Record<string, number> = { b: 1, kb: 1024, mb: 1024 * 1024 };
 
-/** `1mb`, `100kb`, `512b` as bytes (the BODY_LIMIT format, checked by the environment). */
+/** BODY_LIMIT in bytes (its format checked by the environment). */
 function bytesOf(limit: string): number {
-  const [, amount, unit] = /^(\d+(?:\.\d+)?)(b|kb|mb)$/i.exec(limit)!;
+  const [, amount, unit] = BYTE_SIZE.exec(limit)!;
   return Math.floor(Number(amount) * BYTES_PER_UNIT[unit.toLowerCase()]);
 }
 

@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     app = await NestFactory.create<NestFastifyApplication>(
       AppModule.forRoot({ databaseUrl: env.DATABASE_URL ?? embedded!.url }),
       createHttpAdapter(env),
-      { bodyParser: false, bufferLogs: true },
+      { bufferLogs: true },
     );
     await configureApp(app, env);
     await app.listen(env.PORT, env.HOST);

@@ -53,9 +53,9 @@ export function setRefreshCookies(
  * Spec 4.1: Max-Age=0 and an expiry in the past, Path=/, Secure; the refresh filter's
  * cookies too when the request carries them.
  */
-export function clearSessionCookies(response: FastifyReply, request?: FastifyRequest): void {
+export function clearSessionCookies(response: FastifyReply, request: FastifyRequest): void {
   const names = [AUTH_TOKEN_COOKIE, CSRF_COOKIE, LOCALE_COOKIE];
-  const provider = request && readCookie(request, AUTH_STRATEGY_COOKIE);
+  const provider = readCookie(request, AUTH_STRATEGY_COOKIE);
   if (provider) names.push(AUTH_STRATEGY_COOKIE, refreshTokenCookie(provider));
   for (const name of names) appendCookie(response, name, '', { maxAge: 0, expires: new Date(0) });
 }

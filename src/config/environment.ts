@@ -16,6 +16,10 @@ import { STORAGE_DRIVERS, StorageDriver } from '../storage/backends/storage-back
 
 export const AUTH_STRATEGY_NAMES = ['api-key', 'session', 'refresh', 'bearer'] as const;
 export type AuthStrategyName = (typeof AUTH_STRATEGY_NAMES)[number];
+const STRATEGY = `(${AUTH_STRATEGY_NAMES.join('|')})`;
+
+/** `1mb`, `100kb`, `512b`: BODY_LIMIT's format, and its amount and unit. */
+export const BYTE_SIZE = /^(\d+(?:\.\d+)?)(b|kb|mb)$/i;
 
 /**
  * Every setting the server reads, with its default. `.env.example` and the README's
@@ -69,7 +73,7 @@ export class Environment {
     message: "TRUST_PROXY is true, false or the proxies' addresses/subnets, not a hop count",
   })
   TRUST_PROXY?: string;
-  @Matches(/^\d+(\.\d+)?(b|kb|mb)$/i, { message: 'BODY_LIMIT must look like 100kb or 1mb' })
+  @Matches(BYTE_SIZE, { message: 'BODY_LIMIT must look like 100kb or 1mb' })
   BODY_LIMIT: string = '1mb';
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: string = 'info';
   /** Longest FETCH query text, in bytes; a longer body is 413. */
@@ -86,7 +90,7 @@ export class Environment {
   @IsInt() @Min(1) FETCH_COUNT_CAP: number = 10_000;
 
   /** Order of the authentication chain (spec 5.1), comma-separated. */
-  @Matches(/^(api-key|session|refresh|bearer)(,(api-key|session|refresh|bearer))*$/, {
+  @Matches(new RegExp(`^${STRATEGY}(,${STRATEGY})*$`), {
     message: `AUTH_STRATEGIES must be a comma-separated list of ${AUTH_STRATEGY_NAMES.join(', ')}`,
   })
   AUTH_STRATEGIES: string = 'api-key,session,refresh,bearer';

@@ -38,7 +38,6 @@ export async function createTestApp(
       AppModule.forRoot({ databaseUrl, modules }),
       createHttpAdapter(env),
       {
-        bodyParser: false,
         logger: false,
         // Throw instead of exiting the test process when a module fails to build.
         abortOnError: false,

@@ -67,7 +67,7 @@ export class AccessTokenVerifier {
     if (!audiences.includes(provider.audience) && payload.azp !== provider.audience) {
       throw refused(`the token is not for this server (aud/azp ${provider.audience} expected)`);
     }
-    return identityOf(provider, payload.sub!, payload.exp!, payload);
+    return externalIdentityOf(provider, payload.sub!, payload.exp!, payload);
   }
 
   private async verifyOpaque(token: string): Promise<ExternalIdentity> {
@@ -83,7 +83,7 @@ export class AccessTokenVerifier {
     } catch {
       throw refused('the provider does not know this token');
     }
-    return identityOf(
+    return externalIdentityOf(
       provider,
       claims.sub,
       Math.floor(Date.now() / 1000) + OPAQUE_TOKEN_SECONDS,
@@ -92,7 +92,8 @@ export class AccessTokenVerifier {
   }
 }
 
-function identityOf(
+/** Who the claims (of an access or ID token, or userinfo) say the user is. */
+export function externalIdentityOf(
   provider: OidcProvider,
   subject: string,
   expiresAt: number,

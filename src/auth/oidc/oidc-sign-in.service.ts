@@ -10,7 +10,7 @@ import * as oidc from 'openid-client';
 import { DataSource } from 'typeorm';
 import { Sealer } from '../../common/sealer.service';
 import { NewSession, SessionService, SessionTokens } from '../session.service';
-import { AccessTokenVerifier, ExternalIdentity } from './access-token.verifier';
+import { AccessTokenVerifier, ExternalIdentity, externalIdentityOf } from './access-token.verifier';
 import { ExternalUser, ExternalUsers } from './external-users.service';
 import { OidcProvider } from './oidc.config';
 import { OidcProviders } from './oidc-providers.service';
@@ -18,7 +18,7 @@ import { OidcProviders } from './oidc-providers.service';
 /** How long a login may take at the provider, from its start to the callback. */
 const LOGIN_MINUTES = 10;
 const STATE = 'oauth-state';
-export const SEALED_REFRESH_TOKEN = 'refresh-token';
+const SEALED_REFRESH_TOKEN = 'refresh-token';
 
 export interface SignedIn {
   user: ExternalUser;
@@ -74,14 +74,9 @@ export class OidcSignIn {
   /** POST /auth with Oidc-Auth-Token (and Oidc-Refresh-Token). */
   async withTokens(accessToken: string, refreshToken?: string): Promise<SignedIn> {
     const external = await this.verifier.verify(accessToken);
-    const user = await this.users.userFor(external);
     return {
-      user,
-      tokens: {
-        provider: external.provider.name,
-        accessExpiresAt: new Date(external.expiresAt * 1000),
-        refreshToken: refreshToken ? await this.sealRefresh(refreshToken) : undefined,
-      },
+      user: await this.users.userFor(external),
+      tokens: await this.tokensOf(external, refreshToken),
     };
   }
 
@@ -167,13 +162,7 @@ export class OidcSignIn {
     const external = this.externalOf(provider, tokens);
     return {
       user: await this.users.userFor(external),
-      tokens: {
-        provider: name,
-        accessExpiresAt: new Date(external.expiresAt * 1000),
-        refreshToken: tokens.refresh_token
-          ? await this.sealRefresh(tokens.refresh_token)
-          : undefined,
-      },
+      tokens: await this.tokensOf(external, tokens.refresh_token),
       redirectUrl: state.redirectUrl,
     };
   }
@@ -203,7 +192,19 @@ export class OidcSignIn {
     };
   }
 
-  sealRefresh(refreshToken: string): Promise<string> {
+  /** What a session keeps of a sign-in: its provider, expiry and sealed refresh token. */
+  private async tokensOf(
+    external: ExternalIdentity,
+    refreshToken?: string,
+  ): Promise<SessionTokens> {
+    return {
+      provider: external.provider.name,
+      accessExpiresAt: new Date(external.expiresAt * 1000),
+      refreshToken: refreshToken ? await this.sealRefresh(refreshToken) : undefined,
+    };
+  }
+
+  private sealRefresh(refreshToken: string): Promise<string> {
     return this.sealer.seal(SEALED_REFRESH_TOKEN, refreshToken);
   }
 
@@ -229,16 +230,8 @@ export class OidcSignIn {
     tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers,
   ): ExternalIdentity {
     const claims = tokens.claims()!;
-    const text = (key: string) =>
-      typeof claims[key] === 'string' ? (claims[key] as string) : undefined;
-    return {
-      provider,
-      subject: claims.sub,
-      expiresAt: Math.floor(Date.now() / 1000) + (tokens.expires_in ?? 300),
-      name: text('name'),
-      email: text('email'),
-      preferredUsername: text('preferred_username'),
-    };
+    const expiresAt = Math.floor(Date.now() / 1000) + (tokens.expires_in ?? 300);
+    return externalIdentityOf(provider, claims.sub, expiresAt, claims);
   }
 }
 
@@ -256,6 +249,6 @@ function describe(error: unknown): string {
   return code ? `${code}${description ? ` (${description})` : ''}` : message;
 }
 
-export function callbackUrl(baseUrl: string, provider: string): string {
+function callbackUrl(baseUrl: string, provider: string): string {
   return `${baseUrl}/oauth/${encodeURIComponent(provider)}`;
 }
