@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { apiKeyUser, createTestApp, login, createUser, TestApp } from './helpers/test-app';
+import { apiKeyUser, createTestApp, sessionOfNewUser, TestApp } from './helpers/test-app';
 
 const LINES = 'invoice_invoice_line';
 
@@ -357,8 +357,7 @@ describe('/rest/entity CRUD', () => {
       .send({ properties: { name: 'x' } })
       .expect(401);
     await request(t.http).delete(`/rest/entity/account/${accountKey}`).expect(401);
-    const user = await createUser(t);
-    const session = await login(t, user.userName, user.password);
+    const session = await sessionOfNewUser(t);
     await request(t.http)
       .post('/rest/entity/account')
       .set('Cookie', session.cookie)

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
-import { ApiKeyService } from '../src/auth/api-key.service';
 import { User } from '../src/auth/entities';
-import { apiKeyUser, createTestApp, TestApp } from './helpers/test-app';
+import { apiKeyUser, createTestApp, postFetch, seedAdmin, TestApp } from './helpers/test-app';
 
 interface Case {
   name: string;
@@ -77,8 +76,7 @@ describe('FETCH against hand-written SQL (differential corpus)', () => {
   beforeAll(async () => {
     t = await createTestApp();
     // The seed's admin owns the demo rows, so CURRENT_USER finds some.
-    admin = await t.dataSource.getRepository(User).findOneByOrFail({ userName: 'admin' });
-    ({ key } = await t.app.get(ApiKeyService).create(admin.key, 'corpus'));
+    ({ user: admin, key } = await seedAdmin(t));
     await addFixtures(t);
   });
   afterAll(() => t.close());
@@ -102,11 +100,7 @@ describe('FETCH against hand-written SQL (differential corpus)', () => {
   });
 
   it.each(CORPUS.map((c) => [c.name, c] as const))('%s', async (_, { fetch, sql }) => {
-    const response = await request(t.http)
-      .post('/rest/fetch')
-      .set('X-API-Key', key)
-      .set('Content-Type', 'text/plain')
-      .send(fetch);
+    const response = await postFetch(t, key, fetch);
     expect({
       status: response.status,
       body: response.status === 200 ? 'rows' : response.body,

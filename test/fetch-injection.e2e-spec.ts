@@ -1,5 +1,4 @@
-import request from 'supertest';
-import { apiKeyUser, createTestApp, TestApp } from './helpers/test-app';
+import { apiKeyUser, createTestApp, postFetch, TestApp } from './helpers/test-app';
 
 type Rows = Record<string, unknown>[];
 /** 400, or 200 with rows that pass the check. */
@@ -206,12 +205,7 @@ describe('FETCH against crafted input', () => {
   });
 
   it.each(CASES)('%s', async (_, body, outcome) => {
-    const text = typeof body === 'string';
-    const response = await request(t.http)
-      .post('/rest/fetch')
-      .set('X-API-Key', key)
-      .set('Content-Type', text ? 'text/plain' : 'application/json')
-      .send(text ? body : JSON.stringify(body));
+    const response = await postFetch(t, key, body);
     if (outcome === 400) {
       expect({ status: response.status, detail: typeof response.body.detail }).toEqual({
         status: 400,

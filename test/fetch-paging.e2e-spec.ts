@@ -1,6 +1,11 @@
-import request from 'supertest';
 import { StatementCounter } from './helpers/statement-counter';
-import { apiKeyUser, createSecondTestApp, createTestApp, TestApp } from './helpers/test-app';
+import {
+  apiKeyUser,
+  createSecondTestApp,
+  createTestApp,
+  postFetch,
+  TestApp,
+} from './helpers/test-app';
 
 describe('FETCH paging, counting, statements and time-out', () => {
   let t: TestApp;
@@ -13,12 +18,7 @@ describe('FETCH paging, counting, statements and time-out', () => {
   afterAll(() => t.close());
 
   const run = (query: string, headers: Record<string, string> = {}, app = t, apiKey = key) =>
-    request(app.http)
-      .post('/rest/fetch')
-      .set('X-API-Key', apiKey)
-      .set('Content-Type', 'text/plain')
-      .set(headers)
-      .send(query);
+    postFetch(app, apiKey, query).set(headers);
 
   /** Every page of a query, following X-Fetch-Next. */
   const allPages = async (query: string) => {

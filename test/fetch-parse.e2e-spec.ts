@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { apiKeyUser, createTestApp, createUser, login, TestApp } from './helpers/test-app';
+import { apiKeyUser, createTestApp, sessionOfNewUser, TestApp } from './helpers/test-app';
 
 const BOOT_TIMEOUT_MS = 60_000;
 const SEED_QUERY = 'FETCH account (name, key AS id) ORDER BY name ASC LIMIT 10';
@@ -110,8 +110,7 @@ describe('POST /rest/fetch/parse', () => {
     let csrfToken: string;
 
     beforeAll(async () => {
-      const user = await createUser(t);
-      ({ cookie, csrfToken } = await login(t, user.userName, user.password));
+      ({ cookie, csrfToken } = await sessionOfNewUser(t));
     }, BOOT_TIMEOUT_MS);
 
     const post = () =>

@@ -3,8 +3,8 @@ import {
   apiKeyUser,
   createSecondTestApp,
   createTestApp,
-  createUser,
-  login,
+  postFetch,
+  sessionOfNewUser,
   TestApp,
 } from './helpers/test-app';
 
@@ -18,13 +18,7 @@ describe('POST /rest/fetch and POST /rest/metadata/fetch', () => {
   });
   afterAll(() => t.close());
 
-  const fetchAs = (app: TestApp, apiKey: string, body: string | object, path = '/rest/fetch') =>
-    request(app.http)
-      .post(path)
-      .set('X-API-Key', apiKey)
-      .set('Content-Type', typeof body === 'string' ? 'text/plain' : 'application/json')
-      .send(typeof body === 'string' ? body : JSON.stringify(body));
-  const run = (body: string | object) => fetchAs(t, key, body);
+  const run = (body: string | object) => postFetch(t, key, body);
   const refusal = async (query: string) => (await run(query).expect(400)).body.detail as string;
 
   describe('results', () => {
@@ -121,7 +115,7 @@ describe('POST /rest/fetch and POST /rest/metadata/fetch', () => {
     });
 
     it('describes the columns without running the query', async () => {
-      const { body } = await fetchAs(
+      const { body } = await postFetch(
         t,
         key,
         `FETCH invoice (status, SUM(total) AS revenue, COUNT(*) AS n, MONTH(issue_date) AS month)
@@ -258,7 +252,7 @@ describe('POST /rest/fetch and POST /rest/metadata/fetch', () => {
     afterAll(() => limited.close());
 
     // Another app on the same database: the same API key works there.
-    const runLimited = (query: string) => fetchAs(limited, key, query);
+    const runLimited = (query: string) => postFetch(limited, key, query);
 
     it('returns at most FETCH_DEFAULT_ROWS rows without LIMIT, and LIMIT up to FETCH_MAX_ROWS', async () => {
       expect((await runLimited('FETCH invoice (key)').expect(200)).body).toHaveLength(7);
@@ -300,8 +294,7 @@ describe('POST /rest/fetch and POST /rest/metadata/fetch', () => {
         .set('Content-Type', 'text/plain')
         .send('FETCH account (name)')
         .expect(401);
-      const user = await createUser(t);
-      const session = await login(t, user.userName, user.password);
+      const session = await sessionOfNewUser(t);
       const post = () =>
         request(t.http)
           .post('/rest/fetch')

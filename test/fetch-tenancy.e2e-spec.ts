@@ -1,7 +1,12 @@
 import request from 'supertest';
-import { ApiKeyService } from '../src/auth/api-key.service';
-import { createOrganization, createTestApp, TestApp } from './helpers/test-app';
-import { User } from '../src/auth/entities';
+import {
+  apiKeyFor,
+  createOrganization,
+  createTestApp,
+  postFetch,
+  seedAdmin,
+  TestApp,
+} from './helpers/test-app';
 
 const MARKER = 'Other Org Only';
 
@@ -17,11 +22,7 @@ describe('FETCH tenancy', () => {
   let demoAccountKey: number;
 
   const run = (apiKey: string, query: string) =>
-    request(t.http)
-      .post('/rest/fetch')
-      .set('X-API-Key', apiKey)
-      .set('Content-Type', 'text/plain')
-      .send(query)
+    postFetch(t, apiKey, query)
       .expect(200)
       .then((response) => response.body as Record<string, unknown>[]);
   const demo = (query: string) => run(demoKey, query);
@@ -29,10 +30,9 @@ describe('FETCH tenancy', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    const admin = await t.dataSource.getRepository(User).findOneByOrFail({ userName: 'admin' });
-    ({ key: demoKey } = await t.app.get(ApiKeyService).create(admin.key, 'tenancy'));
+    ({ key: demoKey } = await seedAdmin(t));
     const created = await createOrganization(t);
-    ({ key: otherKey } = await t.app.get(ApiKeyService).create(created.admin.key, 'tenancy'));
+    otherKey = await apiKeyFor(t, created.admin.key);
 
     const post = async (name: string, body: object) =>
       (

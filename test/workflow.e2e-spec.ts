@@ -1,12 +1,16 @@
 import { Module } from '@nestjs/common';
 import request from 'supertest';
-import { ApiKeyService } from '../src/auth/api-key.service';
-import { User } from '../src/auth/entities';
 import { EntityService } from '../src/entity/entity.service';
 import { Workflow, WorkflowMethod } from '../src/workflow/workflow.decorators';
 import { WorkflowError } from '../src/workflow/workflow.errors';
 import { WorkflowContext } from '../src/workflow/workflow.service';
-import { apiKeyUser, createTestApp, createUser, login, TestApp } from './helpers/test-app';
+import {
+  apiKeyUser,
+  createTestApp,
+  seedAdmin,
+  sessionOfNewUser,
+  TestApp,
+} from './helpers/test-app';
 
 /** An application's own workflow: every argument type and every way to fail. */
 @Workflow('testing')
@@ -75,8 +79,7 @@ describe('/rest/workflow', () => {
   beforeAll(async () => {
     t = await createTestApp({}, [TestingWorkflowModule]);
     ({ key } = await apiKeyUser(t));
-    const admin = await t.dataSource.getRepository(User).findOneByOrFail({ userName: 'admin' });
-    ({ key: adminKey } = await t.app.get(ApiKeyService).create(admin.key, 'workflow'));
+    ({ key: adminKey } = await seedAdmin(t));
   });
   afterAll(() => t.close());
 
@@ -232,8 +235,7 @@ describe('/rest/workflow', () => {
     });
 
     it('answers 403 to a cookie session without the CSRF header, 200 with it', async () => {
-      const user = await createUser(t);
-      const session = await login(t, user.userName, user.password);
+      const session = await sessionOfNewUser(t);
       const post = () =>
         request(t.http)
           .post('/rest/workflow/testing/answer')

@@ -10,6 +10,8 @@ export const AUDIENCE = 'atrium-api';
 const RESOURCE = 'urn:atrium:api';
 /** A redirect URI of the test's own, never followed: where its direct logins end. */
 const TEST_CALLBACK = 'http://127.0.0.1/test-callback';
+/** Lifetime of the provider's access and ID tokens. */
+const TOKEN_SECONDS = 300;
 
 export interface Tokens {
   access_token: string;
@@ -31,10 +33,7 @@ export class TestProvider {
     private readonly server: Server,
   ) {}
 
-  static async start(options: {
-    appCallback: string;
-    accessTokenSeconds?: number;
-  }): Promise<TestProvider> {
+  static async start(options: { appCallback: string }): Promise<TestProvider> {
     const { default: Provider } = await import('oidc-provider');
     const { exportJWK, generateKeyPair } = await import('jose');
     const { privateKey } = await generateKeyPair('RS256', { extractable: true });
@@ -46,7 +45,6 @@ export class TestProvider {
     };
     const port = await freePort();
     const issuer = `http://127.0.0.1:${port}`;
-    const ttl = options.accessTokenSeconds ?? 300;
     const provider = new Provider(issuer, {
       clients: [
         {
@@ -81,11 +79,11 @@ export class TestProvider {
             scope: 'openid profile email',
             audience: AUDIENCE,
             accessTokenFormat: 'jwt',
-            accessTokenTTL: ttl,
+            accessTokenTTL: TOKEN_SECONDS,
           }),
         },
       },
-      ttl: { AccessToken: ttl, IdToken: ttl },
+      ttl: { AccessToken: TOKEN_SECONDS, IdToken: TOKEN_SECONDS },
     });
     const server = provider.listen(port);
     await new Promise((done) => server.once('listening', done));

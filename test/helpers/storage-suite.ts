@@ -5,14 +5,13 @@ import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { ApiKeyService } from '../../src/auth/api-key.service';
 import {
+  apiKeyFor,
   apiKeyUser,
   createOrganization,
   createSecondTestApp,
   createTestApp,
-  createUser,
-  login,
+  sessionOfNewUser,
   TestApp,
 } from './test-app';
 
@@ -274,8 +273,7 @@ export function storageSuite(driver: 'fs' | 'db'): void {
     it('answers 401 without credentials, 403 to a cookie session without CSRF header', async () => {
       await request(t.http).get('/storage?id=1').expect(401);
       await request(t.http).post('/storage').attach('file', Buffer.from('x'), 'x.bin').expect(401);
-      const user = await createUser(t);
-      const session = await login(t, user.userName, user.password);
+      const session = await sessionOfNewUser(t);
       await request(t.http)
         .post('/storage')
         .set('Cookie', session.cookie)
@@ -298,7 +296,7 @@ export function storageSuite(driver: 'fs' | 'db'): void {
         .expect(200);
       expect(byQuery.body.toString()).toBe('ours');
       const other = await createOrganization(t);
-      const { key: otherKey } = await t.app.get(ApiKeyService).create(other.admin.key, 'storage');
+      const otherKey = await apiKeyFor(t, other.admin.key);
       await download(`id=${body.id}`, otherKey).expect(404);
       await request(t.http)
         .get(`/storage/${body.id}/versions`)

@@ -11,7 +11,7 @@ import { OrganizationService } from '../../src/auth/organization.service';
 import { UserService } from '../../src/auth/user.service';
 import { validateEnvironment } from '../../src/config/environment';
 import { DEMO_ORGANIZATION } from '../../src/auth/bootstrap.service';
-import { Organization } from '../../src/auth/entities';
+import { Organization, User } from '../../src/auth/entities';
 
 export interface TestApp {
   app: INestApplication;
@@ -82,6 +82,30 @@ export async function login(
   return { cookie: pairs.join('; '), csrfToken: response.headers['x-csrf-token'], token };
 }
 
+/** A new user of the Demo organization, signed in with a cookie session. */
+export async function sessionOfNewUser(testApp: TestApp): Promise<Credentials> {
+  const user = await createUser(testApp);
+  return login(testApp, user.userName, user.password);
+}
+
+/**
+ * POST /rest/fetch (or `path`) as the owner of `apiKey`: FETCH text as text/plain, a
+ * tree as JSON.
+ */
+export function postFetch(
+  testApp: TestApp,
+  apiKey: string,
+  body: string | object,
+  path = '/rest/fetch',
+): request.Test {
+  const text = typeof body === 'string';
+  return request(testApp.http)
+    .post(path)
+    .set('X-API-Key', apiKey)
+    .set('Content-Type', text ? 'text/plain' : 'application/json')
+    .send(text ? body : JSON.stringify(body));
+}
+
 export function uniqueName(prefix: string): string {
   return `${prefix}_${randomBytes(5).toString('hex')}`;
 }
@@ -143,6 +167,16 @@ export async function apiKeyUser(
   options: { isAdmin?: boolean; organizationKey?: number } = {},
 ): Promise<{ key: string; userKey: number; userName: string }> {
   const user = await createUser(testApp, options);
-  const created = await testApp.app.get(ApiKeyService).create(user.key, 'test');
-  return { key: created.key, userKey: user.key, userName: user.userName };
+  return { key: await apiKeyFor(testApp, user.key), userKey: user.key, userName: user.userName };
+}
+
+/** An API key for an existing user. */
+export async function apiKeyFor(testApp: TestApp, userKey: number): Promise<string> {
+  return (await testApp.app.get(ApiKeyService).create(userKey, 'test')).key;
+}
+
+/** The seed's admin, who owns the demo rows, and an API key for them. */
+export async function seedAdmin(testApp: TestApp): Promise<{ user: User; key: string }> {
+  const user = await testApp.dataSource.getRepository(User).findOneByOrFail({ userName: 'admin' });
+  return { user, key: await apiKeyFor(testApp, user.key) };
 }
