@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { PromiseCache } from './promise-cache';
 import { newSecret } from './secrets';
 
 /**
@@ -10,18 +11,12 @@ import { newSecret } from './secrets';
  */
 @Injectable()
 export class ServerSecrets {
-  private readonly cache = new Map<string, Promise<Buffer>>();
+  private readonly cache = new PromiseCache<Buffer>();
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   get(name: string): Promise<Buffer> {
-    let secret = this.cache.get(name);
-    if (!secret) {
-      secret = this.load(name);
-      this.cache.set(name, secret);
-      secret.catch(() => this.cache.delete(name));
-    }
-    return secret;
+    return this.cache.get(name, () => this.load(name));
   }
 
   /** One statement whoever comes first: the insert wins, a racing one reads its value. */

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { createRemoteJWKSet, JWTVerifyGetKey } from 'jose';
 import * as oidc from 'openid-client';
+import { PromiseCache } from '../../common/promise-cache';
 import { Environment } from '../../config/environment';
 import { loadOidcProviders, OidcProvider } from './oidc.config';
 
@@ -14,8 +15,8 @@ import { loadOidcProviders, OidcProvider } from './oidc.config';
 @Injectable()
 export class OidcProviders {
   readonly all: OidcProvider[];
-  private readonly configurations = new Map<string, Promise<oidc.Configuration>>();
-  private readonly keySets = new Map<string, Promise<JWTVerifyGetKey>>();
+  private readonly configurations = new PromiseCache<oidc.Configuration>();
+  private readonly keySets = new PromiseCache<JWTVerifyGetKey>();
 
   constructor(config: ConfigService<Environment, true>) {
     this.all = loadOidcProviders({
@@ -37,7 +38,7 @@ export class OidcProviders {
   }
 
   configuration(provider: OidcProvider): Promise<oidc.Configuration> {
-    return this.cached(this.configurations, provider.name, () => {
+    return this.configurations.get(provider.name, () => {
       const insecure = new URL(provider.issuer).protocol === 'http:';
       return oidc.discovery(
         new URL(provider.issuer),
@@ -50,24 +51,10 @@ export class OidcProviders {
   }
 
   keySet(provider: OidcProvider): Promise<JWTVerifyGetKey> {
-    return this.cached(this.keySets, provider.name, async () => {
+    return this.keySets.get(provider.name, async () => {
       const { jwks_uri } = (await this.configuration(provider)).serverMetadata();
       if (!jwks_uri) throw new Error(`${provider.issuer} publishes no jwks_uri`);
       return createRemoteJWKSet(new URL(jwks_uri));
     });
-  }
-
-  private cached<T>(
-    cache: Map<string, Promise<T>>,
-    name: string,
-    load: () => Promise<T>,
-  ): Promise<T> {
-    let value = cache.get(name);
-    if (!value) {
-      value = load();
-      cache.set(name, value);
-      value.catch(() => cache.delete(name));
-    }
-    return value;
   }
 }
