@@ -1,3 +1,4 @@
+import { lockUntilTransactionEnds } from '../database/transaction-lock';
 import { EntityService } from '../entity/entity.service';
 import { FetchService } from '../fetch/fetch.service';
 import { EntityQuery } from '../fetch/fetch.tree';
@@ -20,8 +21,11 @@ export class InvoicingWorkflow {
   @WorkflowMethod({ arguments: [{ name: 'invoiceKey', type: 'integer' }] })
   async issue(
     invoiceKey: number,
-    { manager }: WorkflowContext,
+    { manager, identity }: WorkflowContext,
   ): Promise<{ status: string; number: string }> {
+    // One issue at a time per organization: two at once would read the same highest
+    // number (or the same draft). The second waits until the first commits.
+    await lockUntilTransactionEnds(manager, `invoicing.issue:${identity.organizationKey}`);
     const { entity } = await this.entities.read('invoice', invoiceKey, manager);
     const { status, number } = entity.properties as { status: string; number: string | null };
     if (status !== 'draft') {
