@@ -1,8 +1,8 @@
 /**
  * Two projects: unit tests beside the code (`src/**\/*.spec.ts`) and e2e suites in
  * `test/` that boot the real app against a real PostgreSQL (embedded unless
- * TEST_DATABASE_URL names a server). The embedded database is started once, outside
- * Jest's VM, in the global setup, because PGlite loads with a dynamic import().
+ * TEST_DATABASE_URL names a server). The embedded server is started once, in the global
+ * setup; each e2e suite gets a database of its own on it (test/setup-suite-database.ts).
  */
 /**
  * TypeScript, and the ESM-only packages below compiled to CommonJS: Jest's VM cannot
@@ -40,6 +40,7 @@ module.exports = {
       transformIgnorePatterns,
       modulePathIgnorePatterns,
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/setup-suite-database.ts'],
     },
   ],
 };

@@ -1,8 +1,11 @@
 'use strict';
 /**
- * What every benchmark here needs: a fresh database on the PostgreSQL server, the built
- * app (and a baseline) as child processes, a session and an API key, and cleaning all of
- * it up, also on failure and Ctrl-C. Used by bench/run.js and bench/storage.js.
+ * What every benchmark here needs: a fresh database, the built app (and a baseline) as
+ * child processes, a session and an API key, and cleaning all of it up, also on failure
+ * and Ctrl-C. Used by bench/run.js and bench/storage.js.
+ * The database is on the embedded PostgreSQL server that `npm start` runs (started here,
+ * from the build, with the same settings, so the app and the baseline share it), or on
+ * the server of BENCH_DATABASE_URL (an admin connection URL).
  * BENCH_NODE_ARGS: extra node flags for the servers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p"
  * (node refuses profiling flags in NODE_OPTIONS).
  */
@@ -10,10 +13,13 @@ const { spawn } = require('node:child_process');
 const net = require('node:net');
 const path = require('node:path');
 const { randomBytes } = require('node:crypto');
+const { chmod, mkdtemp, rm } = require('node:fs/promises');
+const { tmpdir } = require('node:os');
 const { Client } = require('pg');
 
 const ROOT = path.resolve(__dirname, '..');
-const ADMIN_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+/** The app's pool, the baseline's, and spare ones for the admin connection. */
+const EMBEDDED_MAX_CONNECTIONS = 30;
 const ADMIN_PASSWORD = `bench-${randomBytes(9).toString('base64url')}`;
 
 const children = new Set();
@@ -37,22 +43,57 @@ function freePort() {
   });
 }
 
+/**
+ * The benchmark's PostgreSQL: {adminUrl, target, kind}; `target` is where a proxy in
+ * front of it connects (a socket path, or a host and port).
+ */
+let serverPromise;
+function databaseServer() {
+  serverPromise ??= (async () => {
+    if (process.env.BENCH_DATABASE_URL) {
+      const url = new URL(process.env.BENCH_DATABASE_URL);
+      const target = { host: url.hostname, port: Number(url.port || 5432) };
+      return { adminUrl: url.toString(), target, kind: 'server' };
+    }
+    const { EmbeddedPostgres } = require(path.join(ROOT, 'dist/src/database/embedded-postgres'));
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'atr-bench-'));
+    // Run by root, the database server runs as `postgres`, which must reach DATA_DIR.
+    await chmod(dataDir, 0o755);
+    const embedded = await EmbeddedPostgres.start(dataDir, {
+      maxConnections: EMBEDDED_MAX_CONNECTIONS,
+    });
+    onCleanup(async () => {
+      await embedded.stop();
+      await rm(dataDir, { recursive: true, force: true });
+      log('embedded PostgreSQL stopped');
+    });
+    const socketDir = new URL(embedded.url).searchParams.get('host');
+    const target = { path: path.join(socketDir, '.s.PGSQL.5432') };
+    return { adminUrl: embedded.url, target, kind: 'embedded' };
+  })();
+  return serverPromise;
+}
+
 /** The URL of database `name` on the benchmark's server (through `hostPort` if given). */
-function databaseUrl(name, hostPort) {
-  const url = new URL(ADMIN_URL);
+async function databaseUrl(name, hostPort) {
+  const url = new URL((await databaseServer()).adminUrl);
   url.pathname = `/${name}`;
-  if (hostPort) url.host = hostPort;
+  if (hostPort) {
+    url.host = hostPort;
+    url.searchParams.delete('host');
+  }
   return url.toString();
 }
 
 /** A fresh database, dropped by cleanup(); returns its name and the server's version. */
 async function createDatabase() {
-  const admin = new Client({ connectionString: ADMIN_URL });
+  const server = await databaseServer();
+  const admin = new Client({ connectionString: server.adminUrl });
   await admin.connect();
   const name = `atrium_bench_${Date.now().toString(36)}_${process.pid}_${randomBytes(3).toString('hex')}`;
   await admin.query(`CREATE DATABASE "${name}"`);
   const { rows } = await admin.query('SHOW server_version');
-  log(`database ${name} created (PostgreSQL ${rows[0].server_version})`);
+  log(`database ${name} created (${server.kind} PostgreSQL ${rows[0].server_version})`);
   onCleanup(async () => {
     try {
       await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
@@ -62,7 +103,7 @@ async function createDatabase() {
     }
     await admin.end().catch(() => {});
   });
-  return { name, version: rows[0].server_version, admin };
+  return { name, version: rows[0].server_version, admin, kind: server.kind, target: server.target };
 }
 
 /** A server child process; its output is kept (last 20 kB) for error reports. */
@@ -192,7 +233,6 @@ function runBenchmark(main) {
 
 module.exports = {
   ADMIN_PASSWORD,
-  ADMIN_URL,
   createDatabase,
   databaseUrl,
   log,

@@ -12,7 +12,7 @@ const net = require('node:net');
 
 class PgCountingProxy {
   constructor(target) {
-    this.target = target; // { host, port }
+    this.target = target; // { host, port } or { path } (a unix socket)
     this.sockets = new Set();
     this.reset();
   }
@@ -53,7 +53,7 @@ class PgCountingProxy {
 
   accept(client) {
     this.connections += 1;
-    const upstream = net.connect(this.target.port, this.target.host);
+    const upstream = net.connect(this.target);
     client.setNoDelay(true);
     upstream.setNoDelay(true);
     this.sockets.add(client).add(upstream);

@@ -3,8 +3,8 @@
  * `npm run bench`: the app (built, dist/src/main.js) against a bare node:http + pg
  * baseline (bench/baseline.js) doing the same SQL, on a fresh database.
  *
- *   1. CREATE DATABASE atrium_bench_<unique> on the server of BENCH_DATABASE_URL
- *      (an admin connection; default postgres://postgres@127.0.0.1:5432/postgres)
+ *   1. CREATE DATABASE atrium_bench_<unique> on the embedded PostgreSQL server (started
+ *      from the build as `npm start` runs it), or on the server of BENCH_DATABASE_URL
  *   2. start the app on it, log in as admin, create an API key; start the baseline
  *   3. per scenario (bench/scenarios.js): warm up, then autocannon against the app, then
  *      against the baseline, one at a time (never both under load together)
@@ -26,7 +26,6 @@ const { PgCountingProxy } = require('./pg-proxy');
 const allScenarios = require('./scenarios');
 const {
   ADMIN_PASSWORD,
-  ADMIN_URL,
   createDatabase,
   databaseUrl,
   log,
@@ -55,7 +54,7 @@ const SERVER_ENV = {
   HOST: '127.0.0.1',
   LOG_LEVEL: 'warn',
   ADMIN_PASSWORD,
-  DATABASE_POOL_SIZE: '10',
+  DATABASE_POOL_SIZE: String(2 * os.availableParallelism() + 1), // the app's default
   SERVER_NAME: 'Atrium',
   AUTH_STRATEGIES: 'api-key,session,refresh',
   SESSION_IDLE_MINUTES: '30',
@@ -408,8 +407,8 @@ async function main() {
   const database = await createDatabase();
   databaseName = database.name;
   admin = database.admin;
-  results.settings.postgres = database.version;
-  const dbUrl = databaseUrl(databaseName);
+  results.settings.postgres = `${database.version} (${database.kind})`;
+  const dbUrl = await databaseUrl(databaseName);
   const serverEnv = (url) => ({ ...SERVER_ENV, DATABASE_URL: url });
 
   const app = await startServer('app', 'dist/src/main.js', serverEnv(dbUrl));
@@ -439,11 +438,10 @@ async function main() {
   await stopServer(baseline);
 
   // Statements per request: each server again, now behind the counting proxy.
-  const target = new URL(ADMIN_URL);
-  proxy = new PgCountingProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  proxy = new PgCountingProxy(database.target);
   const proxyPort = await proxy.listen();
   onCleanup(() => proxy.close());
-  const proxiedUrl = databaseUrl(databaseName, `127.0.0.1:${proxyPort}`);
+  const proxiedUrl = await databaseUrl(databaseName, `127.0.0.1:${proxyPort}`);
   for (const [label, script] of [
     ['app', 'dist/src/main.js'],
     ['baseline', path.join(__dirname, 'baseline.js')],

@@ -188,7 +188,7 @@ async function main() {
     NODE_ENV: 'production',
     ADMIN_PASSWORD,
     DEMO_DATA: 'false',
-    DATABASE_URL: databaseUrl(database.name),
+    DATABASE_URL: await databaseUrl(database.name),
     DATA_DIR: path.join(work, 'data'),
     STORAGE_DRIVER: SETTINGS.driver,
     MAX_UPLOAD_BYTES: String(2 * 1024 * MiB),

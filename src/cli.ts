@@ -7,6 +7,7 @@ import { openCliDatabase } from './cli/cli.database';
 import { CommandFailedError, describeError, EXIT_OK, UsageError } from './cli/cli.errors';
 import { CLI_POOL_SIZE, CliModule } from './cli/cli.module';
 import { Environment, validateEnvironment } from './config/environment';
+import { ConversionError, convertPgliteDataDir } from './database/pglite-conversion';
 
 /** Admin commands: `npm run cli -- help`. */
 async function main(argv: string[]): Promise<number> {
@@ -37,9 +38,13 @@ function readEnvironment(): Environment {
   }
 }
 
-type DatabaseCommand = Exclude<CliCommand, { name: 'help' }>;
+type DatabaseCommand = Exclude<CliCommand, { name: 'help' | 'db:convert-pglite' }>;
 
-async function run(command: DatabaseCommand, env: Environment): Promise<CommandOutput> {
+async function run(
+  command: Exclude<CliCommand, { name: 'help' }>,
+  env: Environment,
+): Promise<CommandOutput> {
+  if (command.name === 'db:convert-pglite') return convertPglite(env);
   // One connection beyond the pool, as the server leaves spare ones for this CLI.
   const database = await openCliDatabase(env, CLI_POOL_SIZE + 1).catch(cannotOpenDatabase);
   let context: INestApplicationContext | undefined;
@@ -54,6 +59,19 @@ async function run(command: DatabaseCommand, env: Environment): Promise<CommandO
     await context?.close();
     await database.close();
   }
+}
+
+async function convertPglite(env: Environment): Promise<CommandOutput> {
+  const progress = (line: string) => process.stderr.write(`${line}\n`);
+  const { tables, rows, backup } = await convertPgliteDataDir(env.DATA_DIR, progress).catch(
+    (error: Error) => {
+      throw error instanceof ConversionError ? new CommandFailedError(error.message) : error;
+    },
+  );
+  return {
+    stdout: [`Converted ${rows} rows of ${tables} tables into the embedded PostgreSQL server.`],
+    stderr: [`The PGlite files are kept in ${backup}: delete them once the server runs.`],
+  };
 }
 
 /** Unreachable server, wrong credentials, a DATA_DIR in use or unwritable: not a bug here. */
@@ -72,5 +90,5 @@ function execute(commands: AdminCommandsService, command: DatabaseCommand): Prom
   }
 }
 
-// Exit explicitly: a pg socket or PGlite handle left behind must not keep the shell waiting.
+// Exit explicitly: a pg socket left behind must not keep the shell waiting.
 void main(process.argv.slice(2)).then((code) => process.exit(code));

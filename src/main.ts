@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
+import pino from 'pino';
 import { AppModule } from './app.module';
 import { configureApp, createHttpAdapter } from './app.setup';
 import { validateEnvironment } from './config/environment';
@@ -15,12 +16,20 @@ const SHUTDOWN_LIMIT_MS = 10_000;
 async function main(): Promise<void> {
   if (existsSync('.env')) process.loadEnvFile('.env');
   const env = validateEnvironment(process.env);
-  const embedded = env.DATABASE_URL
-    ? undefined
-    : await EmbeddedPostgres.start(
-        env.DATA_DIR,
-        env.DATABASE_POOL_SIZE + EMBEDDED_SPARE_CONNECTIONS,
-      );
+  const log = pino({ level: env.LOG_LEVEL });
+  let embedded: EmbeddedPostgres | undefined;
+  try {
+    embedded = env.DATABASE_URL
+      ? undefined
+      : await EmbeddedPostgres.start(env.DATA_DIR, {
+          maxConnections: env.DATABASE_POOL_SIZE + EMBEDDED_SPARE_CONNECTIONS,
+          onNotice: (message) => log.warn(message),
+        });
+  } catch (error) {
+    // DATA_DIR in use, a PGlite database, unreachable: the message says what to do.
+    log.fatal(`The embedded database did not start: ${(error as Error).message}`);
+    process.exit(1);
+  }
 
   let app: NestFastifyApplication | undefined;
   const stop = async (exitCode: number) => {

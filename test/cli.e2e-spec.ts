@@ -260,6 +260,6 @@ describe('admin CLI (dist/src/cli.js)', () => {
 
 function databaseUrl(): string {
   const url = process.env.ATRIUM_TEST_DATABASE_URL;
-  if (!url) throw new Error('ATRIUM_TEST_DATABASE_URL is set by test/global-setup.ts');
+  if (!url) throw new Error('ATRIUM_TEST_DATABASE_URL is set by test/setup-suite-database.ts');
   return url;
 }

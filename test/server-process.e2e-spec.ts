@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -97,9 +97,35 @@ async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
   }
 }
 
+/** The database server's pid, from its pid file in the cluster directory. */
+function postmasterPid(dataDir: string): number | undefined {
+  const pidFile = join(dataDir, 'pgdata', 'postmaster.pid');
+  return existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').split('\n')[0]) : undefined;
+}
+
+/** Running: a process that exited but was not reaped yet (a zombie) does not count. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = `/proc/${pid}/stat`;
+  return !existsSync(stat) || !/^\d+ \(.*\) Z/.test(readFileSync(stat, 'utf8'));
+}
+
+/** A postmaster left behind by a killed server: a fast shutdown, as pg_ctl stop -m fast. */
+async function stopPostmaster(dataDir: string): Promise<void> {
+  const pid = postmasterPid(dataDir);
+  if (!pid || !isAlive(pid)) return;
+  process.kill(pid, 'SIGINT');
+  await waitFor(() => !isAlive(pid), 10_000);
+}
+
 /**
  * One server's life on one embedded DATA_DIR, step by step: each test starts from the
- * state the previous one left (first start, crash, CLI beside it, CLI alone, shutdown).
+ * state the previous one left (first start, a second server, crash, CLI beside it, CLI
+ * alone, shutdown).
  */
 describe('the built server as a process on its own embedded database', () => {
   let workDir: string;
@@ -119,8 +145,8 @@ describe('the built server as a process on its own embedded database', () => {
       failedStep = undefined;
     });
 
-  const socketPath = () => join(dataDir, EMBEDDED_SOCKET_NAME);
-  /** A query through the running server's private socket, as the admin CLI does. */
+  const socketPath = () => join(dataDir, 'pgdata', EMBEDDED_SOCKET_NAME);
+  /** A query through the running database's private socket, as the admin CLI does. */
   const queryEmbedded = async (sql: string) => {
     const client = new Client({ connectionString: (await runningEmbeddedUrl(dataDir))! });
     await client.connect();
@@ -137,6 +163,8 @@ describe('the built server as a process on its own embedded database', () => {
     assertBuilt(BUILT_SERVER);
     // Short: the socket path inside DATA_DIR must fit a unix socket's ~107 bytes.
     workDir = await mkdtemp(join(tmpdir(), 'atr-'));
+    // Run by root, the database server runs as `postgres`, which must reach DATA_DIR.
+    await chmod(workDir, 0o755);
     dataDir = join(workDir, 'data');
     env = {
       ...environmentWithout('DATABASE_URL', 'ADMIN_PASSWORD', 'TEST_DATABASE_URL'),
@@ -148,11 +176,15 @@ describe('the built server as a process on its own embedded database', () => {
 
   afterAll(async () => {
     for (const child of running) await child.kill('SIGKILL');
+    await stopPostmaster(dataDir);
     await rm(workDir, { recursive: true, force: true });
   });
 
   step('prints the random admin password once on first start, and it logs in', async () => {
     server = await ServerProcess.start(env, workDir);
+    expect(logMessages(server.output)).toContain(
+      `Created the embedded PostgreSQL database in ${join(dataDir, 'pgdata')}`,
+    );
     const passwordLines = logMessages(server.output).filter((msg) => PASSWORD_MESSAGE.test(msg));
     expect(passwordLines).toHaveLength(1);
     adminPassword = PASSWORD_MESSAGE.exec(passwordLines[0])![1];
@@ -162,14 +194,37 @@ describe('the built server as a process on its own embedded database', () => {
     expect(body.userName).toBe('admin');
   });
 
+  step('runs a PostgreSQL server process that listens on its socket only', async () => {
+    const pid = postmasterPid(dataDir)!;
+    expect(pid).not.toBe(server.child.pid);
+    expect(isAlive(pid)).toBe(true);
+    const [settings] = await queryEmbedded(
+      `SELECT current_setting('listen_addresses') AS tcp, current_setting('server_version_num')::int AS version`,
+    );
+    expect(settings.tcp).toBe('');
+    expect(settings.version).toBeGreaterThanOrEqual(180000);
+  });
+
   step('seeds no demo data when DEMO_DATA is false', async () => {
     expect(logMessages(server.output).join('\n')).not.toMatch(/Seeded demo data/);
     const [{ accounts }] = await queryEmbedded(`SELECT count(*)::int AS accounts FROM account`);
     expect(accounts).toBe(0);
   });
 
+  step('refuses a second server on the same DATA_DIR, naming the first', async () => {
+    const second = await ServerProcess.start(env, workDir).then(
+      () => undefined,
+      (error: Error) => error.message,
+    );
+    expect(second).toMatch(/exited with code 1 before listening/);
+    expect(second).toContain(
+      `The embedded database in ${dataDir} is in use by process ${server.child.pid}`,
+    );
+    await request(server.url).get('/health').expect(200);
+  });
+
   step(
-    'survives SIGKILL: restarts over the stale socket, keeps API keys and prints no password',
+    'survives SIGKILL: stops the orphaned database, restarts, keeps what it acknowledged',
     async () => {
       const session = await logIn('admin', adminPassword).expect(200);
       const cookie = (session.headers['set-cookie'] as unknown as string[])
@@ -183,10 +238,17 @@ describe('the built server as a process on its own embedded database', () => {
         .expect(201);
       apiKey = created.key;
 
+      const orphan = postmasterPid(dataDir)!;
       await server.kill('SIGKILL');
-      expect(existsSync(socketPath())).toBe(true);
+      // The database outlives the killed server: its own session, its own process.
+      expect(isAlive(orphan)).toBe(true);
 
       server = await ServerProcess.start(env, workDir);
+      expect(logMessages(server.output)).toContain(
+        `Stopped the embedded PostgreSQL (pid ${orphan}) left running by an earlier Atrium`,
+      );
+      expect(isAlive(orphan)).toBe(false);
+      expect(postmasterPid(dataDir)).not.toBe(orphan);
       expect(server.output).not.toMatch(/with password/);
       expect(server.output).not.toContain(adminPassword);
       const { body } = await request(server.url).get('/auth').set('X-API-Key', apiKey).expect(200);
@@ -237,17 +299,20 @@ describe('the built server as a process on its own embedded database', () => {
       expect(existsSync(socketPath())).toBe(false);
 
       server = await ServerProcess.start(env, workDir);
-      expect(server.output).not.toMatch(/with password/);
+      expect(server.output).not.toMatch(/with password|Stopped the embedded PostgreSQL/);
       await logIn('server_down', 'down-pass-1').expect(200);
       await request(server.url).get('/auth').set('X-API-Key', apiKey).expect(200);
     },
   );
 
-  step('exits with code 0 on SIGTERM within a few seconds and removes its socket', async () => {
+  step('exits with code 0 on SIGTERM within a few seconds, the database stopped', async () => {
     expect(existsSync(socketPath())).toBe(true);
+    const postmaster = postmasterPid(dataDir)!;
     const { code, ms } = await server.kill('SIGTERM');
     expect(code).toBe(0);
     expect(ms).toBeLessThan(SHUTDOWN_LIMIT_MS);
+    expect(isAlive(postmaster)).toBe(false);
     expect(existsSync(socketPath())).toBe(false);
+    expect(existsSync(join(dataDir, 'atrium.lock'))).toBe(false);
   });
 });

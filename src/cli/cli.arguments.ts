@@ -23,7 +23,8 @@ export type CliCommand =
       userName: string;
       keyName: string;
       expiresInDays?: number;
-    };
+    }
+  | { name: 'db:convert-pglite' };
 
 export const USAGE = `Atrium admin commands
 
@@ -38,6 +39,11 @@ Usage: npm run cli -- <command> [options]
   apikey:create --user <name> [--name <key name>] [--expires-days <days>]
       Creates an API key for the user and prints its secret on the last line.
       The secret is shown only this once.
+
+  db:convert-pglite
+      Converts the PGlite database of an earlier Atrium in DATA_DIR/pgdata into the
+      embedded PostgreSQL server (README, "Upgrading from PGlite"). The server must be
+      stopped; the PGlite files are kept in DATA_DIR/pgdata-pglite.
 
   help
       Shows this text.
@@ -73,6 +79,9 @@ export function parseCommand(argv: string[]): CliCommand {
       return parseUserCreate(args);
     case 'apikey:create':
       return parseApiKeyCreate(args);
+    case 'db:convert-pglite':
+      readOptions(name, args, {});
+      return { name };
     default:
       throw new UsageError(`Unknown command "${name}"`, true);
   }

@@ -15,6 +15,6 @@ export async function openCliDatabase(env: Environment, connections: number): Pr
   if (env.DATABASE_URL) return { url: env.DATABASE_URL, close: async () => {} };
   const served = await runningEmbeddedUrl(env.DATA_DIR);
   if (served) return { url: served, close: async () => {} };
-  const embedded = await EmbeddedPostgres.start(env.DATA_DIR, connections);
+  const embedded = await EmbeddedPostgres.start(env.DATA_DIR, { maxConnections: connections });
   return { url: embedded.url, close: () => embedded.stop() };
 }

@@ -1,98 +1,108 @@
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { lockDataDir, unlockDataDir } from './data-dir.lock';
+import { PostgresCluster, ServerSettings } from './postgres-cluster';
 
 /** Unix socket paths are limited to ~107 bytes by the kernel. */
 const MAX_SOCKET_PATH = 100;
 export const EMBEDDED_SOCKET_NAME = '.s.PGSQL.5432';
-const LOCK_NAME = 'atrium.lock';
+const CLUSTER_DIR = 'pgdata';
+
+export interface EmbeddedPostgresOptions {
+  /** The server's max_connections: the app's pool, and spare ones for the admin CLI. */
+  maxConnections: number;
+  /** False for throwaway databases (the tests): no fsync. Default true. */
+  durable?: boolean;
+  /** Told what start did beyond the ordinary (a first start, an orphan stopped). */
+  onNotice?: (message: string) => void;
+}
 
 /**
- * PostgreSQL running inside this process (PGlite), served on a private unix socket in
- * DATA_DIR so the app reaches it through the same `pg` driver and pool as a real server,
- * and the admin CLI can reach it while the server runs.
+ * A PostgreSQL server process that Atrium runs itself, with its data in DATA_DIR/pgdata,
+ * listening on a unix socket in that directory only (no TCP port to collide with). The
+ * app reaches it through the same `pg` pool as any server; the admin CLI reaches it
+ * through the socket while the server runs.
  */
 export class EmbeddedPostgres {
   private constructor(
-    private readonly db: PGlite,
-    private readonly server: PGLiteSocketServer,
+    private readonly cluster: PostgresCluster,
     private readonly root: string,
     readonly url: string,
   ) {}
 
-  static async start(dataDir: string, maxConnections: number): Promise<EmbeddedPostgres> {
+  static async start(dataDir: string, options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
     const root = resolve(dataDir);
-    const socketPath = join(root, EMBEDDED_SOCKET_NAME);
-    if (socketPath.length > MAX_SOCKET_PATH) {
+    const clusterDir = join(root, CLUSTER_DIR);
+    if (join(clusterDir, EMBEDDED_SOCKET_NAME).length > MAX_SOCKET_PATH) {
       throw new Error(`DATA_DIR ${root} is too long for a unix socket; use a shorter path`);
     }
     await mkdir(root, { recursive: true });
-    await takeLock(root);
+    await lockDataDir(root);
     try {
-      // A killed process leaves its socket file behind; the lock says it is gone.
-      await rm(socketPath, { force: true });
-      const db = await PGlite.create(join(root, 'pgdata'));
-      const server = new PGLiteSocketServer({ db, maxConnections, path: socketPath });
-      await server.start();
-      return new EmbeddedPostgres(db, server, root, socketUrl(root));
+      const cluster = await PostgresCluster.open(clusterDir);
+      const durable = options.durable ?? true;
+      if (!(await cluster.exists())) {
+        await cluster.initialise({ durable });
+        options.onNotice?.(`Created the embedded PostgreSQL database in ${clusterDir}`);
+      } else if (!(await cluster.isServerCluster())) {
+        throw new Error(
+          `${clusterDir} holds a PGlite database, the embedded database of earlier versions ` +
+            `of Atrium. Convert it with "npm run cli -- db:convert-pglite" (README, ` +
+            `"Upgrading from PGlite"), or set DATA_DIR to another directory to start afresh.`,
+        );
+      } else if (await cluster.isRunning()) {
+        // Ours (the lock is), left by an Atrium that was killed: stopped cleanly, so that
+        // it starts again with this process's settings. Committed work is on disk.
+        const pid = await cluster.serverPid();
+        await cluster.stop();
+        options.onNotice?.(
+          `Stopped the embedded PostgreSQL (pid ${pid}) left running by an earlier Atrium`,
+        );
+      }
+      await cluster.start(serverSettings(options.maxConnections, durable));
+      return new EmbeddedPostgres(cluster, root, socketUrl(clusterDir));
     } catch (error) {
-      await rm(join(root, LOCK_NAME), { force: true });
+      await unlockDataDir(root);
       throw error;
     }
   }
 
+  /** The postmaster's process id. */
+  serverPid(): Promise<number | undefined> {
+    return this.cluster.serverPid();
+  }
+
   async stop(): Promise<void> {
     try {
-      await this.server.stop();
-      await this.db.close();
+      await this.cluster.stop();
     } finally {
-      await rm(join(this.root, LOCK_NAME), { force: true });
+      await unlockDataDir(this.root);
     }
   }
 }
 
-/** The URL of an embedded database that a running server serves, if one does. */
+/** The URL of the embedded database that a running server serves, if one does. */
 export async function runningEmbeddedUrl(dataDir: string): Promise<string | undefined> {
-  const root = resolve(dataDir);
-  return (await socketAnswers(join(root, EMBEDDED_SOCKET_NAME))) ? socketUrl(root) : undefined;
+  const clusterDir = join(resolve(dataDir), CLUSTER_DIR);
+  const answers = await socketAnswers(join(clusterDir, EMBEDDED_SOCKET_NAME));
+  return answers ? socketUrl(clusterDir) : undefined;
 }
 
-function socketUrl(root: string): string {
-  return `postgres://postgres@localhost/postgres?host=${encodeURIComponent(root)}`;
+function serverSettings(maxConnections: number, durable: boolean): ServerSettings {
+  return {
+    listen_addresses: '',
+    // Relative to the data directory: the cluster can move with DATA_DIR.
+    unix_socket_directories: '.',
+    max_connections: maxConnections,
+    // Every connection is the superuser's: none to keep in reserve.
+    superuser_reserved_connections: 0,
+    ...(durable ? {} : { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' }),
+  };
 }
 
-/**
- * One process at a time may open the data files: PGlite has no lock of its own, and two
- * writers would corrupt them. The lock names its owner's pid, so a killed owner's lock is
- * recognised as stale and taken over.
- */
-async function takeLock(root: string): Promise<void> {
-  const lockPath = join(root, LOCK_NAME);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      await writeFile(lockPath, String(process.pid), { flag: 'wx' });
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const owner = Number(await readFile(lockPath, 'utf8').catch(() => ''));
-      if (owner && owner !== process.pid && isAlive(owner)) {
-        throw new Error(`The embedded database in ${root} is in use by process ${owner}`);
-      }
-      await rm(lockPath, { force: true });
-    }
-  }
-  throw new Error(`Could not lock the embedded database in ${root}`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+function socketUrl(clusterDir: string): string {
+  return `postgres://postgres@localhost/postgres?host=${encodeURIComponent(clusterDir)}`;
 }
 
 async function socketAnswers(path: string): Promise<boolean> {

@@ -21,18 +21,19 @@ export interface TestApp {
 }
 
 /**
- * Boots the real app, configured as main.ts configures it, on the run's database.
- * `env` overrides variables for this app only (e.g. a low login limit).
+ * Boots the real app, configured as main.ts configures it, on the suite's database (or
+ * `databaseUrl`). `env` overrides variables for this app only (e.g. a low login limit).
  */
 export async function createTestApp(
   env: Record<string, string> = {},
   modules: AppOptions['modules'] = [],
+  databaseUrl = process.env.ATRIUM_TEST_DATABASE_URL,
 ): Promise<TestApp> {
   const saved = { ...process.env };
   Object.assign(process.env, env);
   try {
-    const databaseUrl = process.env.ATRIUM_TEST_DATABASE_URL;
-    if (!databaseUrl) throw new Error('ATRIUM_TEST_DATABASE_URL is set by test/global-setup.ts');
+    if (!databaseUrl)
+      throw new Error('ATRIUM_TEST_DATABASE_URL is set by test/setup-suite-database.ts');
     const env = validateEnvironment(process.env);
     const app = await NestFactory.create<NestFastifyApplication>(
       AppModule.forRoot({ databaseUrl, modules }),

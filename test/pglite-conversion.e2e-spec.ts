@@ -1,0 +1,192 @@
+import { randomBytes } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from 'pg';
+import request from 'supertest';
+import { QueryRunner } from 'typeorm';
+import { EmbeddedPostgres } from '../src/database/embedded-postgres';
+import { MIGRATIONS } from '../src/database/migrations';
+import { installPglite } from '../src/database/pglite-conversion';
+import { environmentWithout, runCli } from './helpers/child-process';
+import { TEST_ADMIN_PASSWORD } from './helpers/constants';
+import { apiKeyFor, createTestApp, seedAdmin, TestApp } from './helpers/test-app';
+
+/** The migrations that existed while Atrium's embedded database was PGlite. */
+const PGLITE_ERA_MIGRATIONS = [
+  'Init1795333343006',
+  'DemoDomain1795334775838',
+  'ServerSecret1795350000000',
+  'Storage1795360786207',
+  'OpenId1795362652215',
+];
+
+type Rows = Record<string, unknown[]>;
+
+const execFileAsync = promisify(execFile);
+
+/** Every row of every table (but TypeORM's own), as JSON, in a stable order. */
+async function snapshot(query: (sql: string) => Promise<{ rows: unknown[] }>): Promise<Rows> {
+  const { rows: tables } = (await query(
+    `SELECT table_name AS name FROM information_schema.tables
+      WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> 'migrations'
+      ORDER BY table_name`,
+  )) as { rows: { name: string }[] };
+  const rows: Rows = {};
+  for (const { name } of tables) {
+    const { rows: result } = (await query(
+      `SELECT coalesce(json_agg(t ORDER BY t::text), '[]')::text AS rows FROM "${name}" t`,
+    )) as { rows: { rows: string }[] };
+    rows[name] = JSON.parse(result[0].rows);
+  }
+  return rows;
+}
+
+/**
+ * A DATA_DIR as Atrium wrote it while its embedded database was PGlite: PGlite's files,
+ * the schema of that era's migrations, and a copy of a real data set (the demo data, a
+ * user's API key, a stored file) taken from this suite's database.
+ */
+async function writePgliteDataDir(dataDir: string, rows: Rows): Promise<void> {
+  const statements: string[] = [];
+  const recorder = { query: async (sql: string) => void statements.push(sql) };
+  const migrations = MIGRATIONS.filter((m) => PGLITE_ERA_MIGRATIONS.includes(m.name));
+  for (const Migration of migrations) await new Migration().up(recorder as QueryRunner);
+  const fixture = join(dataDir, '..', 'fixture.json');
+  await writeFile(
+    fixture,
+    JSON.stringify({
+      statements,
+      migrations: migrations.map(({ name }) => ({
+        name,
+        timestamp: Number(/\d+$/.exec(name)![0]),
+      })),
+      rows,
+    }),
+  );
+  const writer = join(__dirname, 'helpers', 'write-pglite-database.js');
+  const pglite = await installPglite();
+  await execFileAsync(process.execPath, [writer, pglite, join(dataDir, 'pgdata'), fixture]);
+}
+
+describe('upgrading a DATA_DIR that holds a PGlite database', () => {
+  let t: TestApp;
+  let workDir: string;
+  let dataDir: string;
+  let env: NodeJS.ProcessEnv;
+  let before: Rows;
+  let apiKey: string;
+  let fileId: number;
+  const fileBytes = Buffer.concat([Buffer.from([0, 1, 2, 255, 0]), randomBytes(70_000)]);
+
+  beforeAll(async () => {
+    t = await createTestApp({ STORAGE_DRIVER: 'db' });
+    const admin = await seedAdmin(t);
+    apiKey = await apiKeyFor(t, admin.user.key);
+    const stored = await request(t.http)
+      .post('/storage')
+      .set('X-API-Key', apiKey)
+      .attach('file', fileBytes, { filename: 'kept.bin' })
+      .expect(201);
+    fileId = stored.body.id;
+    before = await snapshot((sql) => t.dataSource.query(sql).then((rows) => ({ rows })));
+    await t.close();
+
+    workDir = await mkdtemp(join(tmpdir(), 'atr-'));
+    // Run by root, the database server runs as `postgres`, which must reach DATA_DIR.
+    await chmod(workDir, 0o755);
+    dataDir = join(workDir, 'data');
+    await mkdir(dataDir);
+    env = { ...environmentWithout('DATABASE_URL', 'TEST_DATABASE_URL'), DATA_DIR: dataDir };
+    await writePgliteDataDir(dataDir, before);
+  });
+  afterAll(async () => {
+    await rm(workDir, { recursive: true, force: true });
+  });
+
+  it('refuses to start the server on it, naming the command that converts it', async () => {
+    const result = await runCli(['apikey:create', '--user', 'admin'], { env, cwd: workDir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `${join(dataDir, 'pgdata')} holds a PGlite database, the embedded database of earlier versions of Atrium. ` +
+        'Convert it with "npm run cli -- db:convert-pglite"',
+    );
+    expect(existsSync(join(dataDir, 'pgdata-pglite'))).toBe(false);
+  });
+
+  it('converts it: every row the same, keys continuing, the PGlite files kept', async () => {
+    const result = await runCli(['db:convert-pglite'], { env, cwd: workDir });
+    const rowCount = Object.values(before).reduce((sum, rows) => sum + rows.length, 0);
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: `Converted ${rowCount} rows of ${Object.keys(before).length} tables into the embedded PostgreSQL server.\n`,
+    });
+    expect(existsSync(join(dataDir, 'pgdata-pglite', 'PG_VERSION'))).toBe(true);
+
+    const server = await EmbeddedPostgres.start(dataDir, { maxConnections: 10 });
+    try {
+      const client = new Client({ connectionString: server.url });
+      await client.connect();
+      try {
+        expect(await snapshot((sql) => client.query(sql))).toEqual(before);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('serves the converted data: the same password, API key and file; new keys after the old', async () => {
+    // The app on the converted database, as `npm start` would run it.
+    const server = await EmbeddedPostgres.start(dataDir, { maxConnections: 10 });
+    const converted = await createTestApp({}, [], server.url).catch(async (error) => {
+      await server.stop();
+      throw error;
+    });
+    try {
+      await request(converted.http)
+        .post('/auth')
+        .send({ user: 'admin', password: TEST_ADMIN_PASSWORD })
+        .expect(200);
+      const file = await request(converted.http)
+        .get(`/storage?id=${fileId}`)
+        .set('X-API-Key', apiKey)
+        .buffer(true)
+        .parse((response, done) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => done(null, Buffer.concat(chunks)));
+        })
+        .expect(200);
+      expect(Buffer.compare(file.body as Buffer, fileBytes)).toBe(0);
+      const highest = Math.max(...(before.account as { key: number }[]).map((row) => row.key));
+      const { body } = await request(converted.http)
+        .post('/rest/entity/account')
+        .set('X-API-Key', apiKey)
+        .send({ properties: { name: 'After the upgrade' } })
+        .expect(200);
+      expect(body.key).toBe(highest + 1);
+    } finally {
+      await converted.close();
+      await server.stop();
+    }
+  });
+
+  it('puts the files back when what it finds is not PGlite, and refuses a second run', async () => {
+    const again = await runCli(['db:convert-pglite'], { env, cwd: workDir });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/pgdata-pglite exists: an earlier conversion's copy/);
+
+    await rm(join(dataDir, 'pgdata-pglite'), { recursive: true });
+    const notPglite = await runCli(['db:convert-pglite'], { env, cwd: workDir });
+    expect(notPglite.code).toBe(1);
+    expect(notPglite.stderr).toMatch(/pgdata-pglite is not a PGlite database/);
+    expect(existsSync(join(dataDir, 'pgdata-pglite'))).toBe(false);
+    const server = await EmbeddedPostgres.start(dataDir, { maxConnections: 10 });
+    await server.stop();
+  });
+});
