@@ -16,9 +16,9 @@ export default tseslint.config(
     },
   },
   {
-    // The benchmarks are plain CommonJS scripts: linted so a missing import fails here,
-    // not halfway through a benchmark run.
-    files: ['bench/**/*.js'],
+    // The benchmarks and test helpers run as child processes are plain CommonJS scripts:
+    // linted so a missing import fails here, not halfway through a run.
+    files: ['bench/**/*.js', 'test/**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: globals.node },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

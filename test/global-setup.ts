@@ -2,8 +2,8 @@ import { chmod, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
-import { buildDataSourceOptions } from '../src/database/data-source.options';
+import { NestFactory } from '@nestjs/core';
+import { AppModule } from '../src/app.module';
 import { EmbeddedPostgres } from '../src/database/embedded-postgres';
 import { TEST_ADMIN_PASSWORD } from './helpers/constants';
 import { SUITE_TEMPLATE, withDatabase } from './helpers/suite-database';
@@ -27,7 +27,7 @@ export default async function globalSetup(): Promise<void> {
 
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (serverUrl) {
-    await migrate(serverUrl);
+    await prepare(serverUrl);
     return;
   }
   const dataDir = await mkdtemp(join(tmpdir(), 'atrium-test-'));
@@ -47,13 +47,16 @@ export default async function globalSetup(): Promise<void> {
   } finally {
     await admin.end();
   }
-  await migrate(withDatabase(adminUrl, SUITE_TEMPLATE));
+  await prepare(withDatabase(adminUrl, SUITE_TEMPLATE));
 }
 
-/** Migrations run here once, so suites booting the app in parallel find them applied. */
-async function migrate(url: string): Promise<void> {
-  const dataSource = new DataSource(buildDataSourceOptions({ url, poolSize: 1 }));
-  await dataSource.initialize();
-  await dataSource.runMigrations();
-  await dataSource.destroy();
+/**
+ * The app's first boot, once for the run: migrations, then organization Demo, its admin
+ * and the demo data set. Suites booting the app in parallel find them made.
+ */
+async function prepare(databaseUrl: string): Promise<void> {
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot({ databaseUrl }), {
+    logger: false,
+  });
+  await app.close();
 }
