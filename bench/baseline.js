@@ -85,12 +85,15 @@ const SESSION_SQL = `WITH found AS (
                 s.token_hash = $1 AS is_current_token,
                 s.rotated_at < now() - make_interval(secs => $3) AS needs_rotation,
                 s.last_seen_at < now() - make_interval(secs => $4) AS needs_touch,
+                s.oidc_provider, s.refresh_token, s.access_expires_at <= now() AS access_expired,
                 ${IDENTITY_USER_COLUMNS}
            FROM session s JOIN "user" u ON u.key = s.id_user
           WHERE (s.token_hash = $1 OR (s.previous_token_hash = $1 AND s.previous_valid_until > now()))
             AND s.expires_at > now()
             AND s.last_seen_at > now() - make_interval(secs => $2)
             AND u.active
+            -- An OpenID session ends with its access token, unless a refresh token renews it.
+            AND (s.access_expires_at IS NULL OR s.access_expires_at > now() OR s.refresh_token IS NOT NULL)
        ), touched AS (
          UPDATE session SET last_seen_at = now()
           WHERE key = (SELECT session_key FROM found WHERE needs_touch)
