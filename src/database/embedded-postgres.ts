@@ -6,7 +6,8 @@ import { PostgresCluster, ServerSettings } from './postgres-cluster';
 
 /** Unix socket paths are limited to ~107 bytes by the kernel. */
 const MAX_SOCKET_PATH = 100;
-export const EMBEDDED_SOCKET_NAME = '.s.PGSQL.5432';
+const EMBEDDED_PORT = 5432;
+export const EMBEDDED_SOCKET_NAME = `.s.PGSQL.${EMBEDDED_PORT}`;
 const CLUSTER_DIR = 'pgdata';
 
 export interface EmbeddedPostgresOptions {
@@ -68,11 +69,6 @@ export class EmbeddedPostgres {
     }
   }
 
-  /** The postmaster's process id. */
-  serverPid(): Promise<number | undefined> {
-    return this.cluster.serverPid();
-  }
-
   async stop(): Promise<void> {
     try {
       await this.cluster.stop();
@@ -92,6 +88,8 @@ export async function runningEmbeddedUrl(dataDir: string): Promise<string | unde
 function serverSettings(maxConnections: number, durable: boolean): ServerSettings {
   return {
     listen_addresses: '',
+    // The socket's name, whatever PGPORT says.
+    port: EMBEDDED_PORT,
     // Relative to the data directory: the cluster can move with DATA_DIR.
     unix_socket_directories: '.',
     max_connections: maxConnections,
@@ -102,7 +100,8 @@ function serverSettings(maxConnections: number, durable: boolean): ServerSetting
 }
 
 function socketUrl(clusterDir: string): string {
-  return `postgres://postgres@localhost/postgres?host=${encodeURIComponent(clusterDir)}`;
+  // The port names the socket; given, so that a PGPORT in the environment does not.
+  return `postgres://postgres@localhost:${EMBEDDED_PORT}/postgres?host=${encodeURIComponent(clusterDir)}`;
 }
 
 async function socketAnswers(path: string): Promise<boolean> {

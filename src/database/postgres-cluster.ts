@@ -149,7 +149,7 @@ export class PostgresCluster {
 
   private async run(program: string, args: string[]): Promise<void> {
     try {
-      // C messages: Atrium reads the server log when a start fails.
+      // Messages in English, whatever the locale: they end up in Atrium's errors.
       await execFileAsync(program, args, { ...this.user, env: { ...process.env, LC_ALL: 'C' } });
     } catch (error) {
       const { stderr, code } = error as { stderr?: string; code?: unknown };
