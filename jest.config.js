@@ -23,9 +23,12 @@ const { availableParallelism } = require('node:os');
 /** @type {import('jest').Config} */
 module.exports = {
   // The e2e suites mostly wait on PostgreSQL, a process of its own: two workers even on
-  // two cores (Jest's default there is one), which halves the run. On TEST_DATABASE_URL
-  // every suite shares one database, and some check that it stays as it was: one worker.
-  maxWorkers: process.env.TEST_DATABASE_URL ? 1 : Math.max(2, availableParallelism() - 1),
+  // two cores (Jest's default there is one), which halves the run; four at most, within
+  // the test server's connections. On TEST_DATABASE_URL every suite shares one database,
+  // and some check that it stays as it was: one worker.
+  maxWorkers: process.env.TEST_DATABASE_URL
+    ? 1
+    : Math.min(4, Math.max(2, availableParallelism() - 1)),
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   // Global only: Jest ignores testTimeout inside a project. E2e steps boot servers.

@@ -39,7 +39,7 @@ const int = (name, fallback) => (env[name] ? Number(env[name]) : fallback);
 const PORT = int('PORT', 3001);
 const HOST = env.HOST || '127.0.0.1';
 const SERVER_NAME = env.SERVER_NAME || 'Atrium';
-const POOL_SIZE = int('DATABASE_POOL_SIZE', 2 * availableParallelism() + 1); // the app's default
+const POOL_SIZE = int('DATABASE_POOL_SIZE', Math.min(10, 2 * availableParallelism() + 1)); // the app's default
 const IDLE_SECONDS = int('SESSION_IDLE_MINUTES', 30) * 60;
 const ROTATE_SECONDS = int('SESSION_ROTATE_MINUTES', 15) * 60;
 const API_KEY_CACHE_MS = int('API_KEY_CACHE_SECONDS', 5) * 1000;

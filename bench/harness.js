@@ -55,7 +55,9 @@ function databaseServer() {
       const target = { host: url.hostname, port: Number(url.port || 5432) };
       return { adminUrl: url.toString(), target, kind: 'server' };
     }
-    const { EmbeddedPostgres } = require(path.join(ROOT, 'dist/src/database/embedded-postgres'));
+    const { EmbeddedPostgres, EMBEDDED_SOCKET_NAME, embeddedClusterDir } = require(
+      path.join(ROOT, 'dist/src/database/embedded-postgres'),
+    );
     const dataDir = await mkdtemp(path.join(tmpdir(), 'atr-bench-'));
     // Run by root, the database server runs as `postgres`, which must reach DATA_DIR.
     await chmod(dataDir, 0o755);
@@ -67,8 +69,7 @@ function databaseServer() {
       await rm(dataDir, { recursive: true, force: true });
       log('embedded PostgreSQL stopped');
     });
-    const socketDir = new URL(embedded.url).searchParams.get('host');
-    const target = { path: path.join(socketDir, '.s.PGSQL.5432') };
+    const target = { path: path.join(embeddedClusterDir(dataDir), EMBEDDED_SOCKET_NAME) };
     return { adminUrl: embedded.url, target, kind: 'embedded' };
   })();
   return serverPromise;

@@ -54,7 +54,7 @@ const SERVER_ENV = {
   HOST: '127.0.0.1',
   LOG_LEVEL: 'warn',
   ADMIN_PASSWORD,
-  DATABASE_POOL_SIZE: String(2 * os.availableParallelism() + 1), // the app's default
+  DATABASE_POOL_SIZE: String(Math.min(10, 2 * os.availableParallelism() + 1)), // the app's default
   SERVER_NAME: 'Atrium',
   AUTH_STRATEGIES: 'api-key,session,refresh',
   SESSION_IDLE_MINUTES: '30',

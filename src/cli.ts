@@ -38,13 +38,14 @@ function readEnvironment(): Environment {
   }
 }
 
+/** The commands that run on the database through the app's services. */
 type DatabaseCommand = Exclude<CliCommand, { name: 'help' | 'db:convert-pglite' }>;
 
-async function run(
-  command: Exclude<CliCommand, { name: 'help' }>,
-  env: Environment,
-): Promise<CommandOutput> {
-  if (command.name === 'db:convert-pglite') return convertPglite(env);
+function run(command: Exclude<CliCommand, { name: 'help' }>, env: Environment) {
+  return command.name === 'db:convert-pglite' ? convertPglite(env) : runOnDatabase(command, env);
+}
+
+async function runOnDatabase(command: DatabaseCommand, env: Environment): Promise<CommandOutput> {
   // One connection beyond the pool, as the server leaves spare ones for this CLI.
   const database = await openCliDatabase(env, CLI_POOL_SIZE + 1).catch(cannotOpenDatabase);
   let context: INestApplicationContext | undefined;

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
@@ -10,50 +11,57 @@ import { EmbeddedPostgres } from './database/embedded-postgres';
 
 /** Connections the embedded database accepts beyond the app's pool (the admin CLI). */
 const EMBEDDED_SPARE_CONNECTIONS = 4;
-/** A request that never ends must not keep the process from stopping. */
+/** A request that never ends must not keep the process, or its database, from stopping. */
 const SHUTDOWN_LIMIT_MS = 10_000;
 
 async function main(): Promise<void> {
   if (existsSync('.env')) process.loadEnvFile('.env');
   const env = validateEnvironment(process.env);
+  // Nest's logger comes with the app; the database starts before it.
   const log = pino({ level: env.LOG_LEVEL });
-  let embedded: EmbeddedPostgres | undefined;
+  let app: NestFastifyApplication | undefined;
+  let embedded: Promise<EmbeddedPostgres | undefined> = Promise.resolve(undefined);
+
+  // Drain requests and close the pool, then stop the embedded database cleanly, also
+  // when a request does not end or the signal comes while the database is starting.
+  const stop = async (exitCode: number) => {
+    await Promise.race([app?.close(), sleep(SHUTDOWN_LIMIT_MS)]).catch((error: Error) =>
+      log.error(`Closing the app failed: ${error.message}`),
+    );
+    const database = await embedded.catch(() => undefined);
+    await database?.stop().catch((error: Error) => {
+      log.error(`The embedded database did not stop cleanly: ${error.message}`);
+      exitCode = 1;
+    });
+    process.exit(exitCode);
+  };
+  process.once('SIGTERM', () => void stop(0));
+  process.once('SIGINT', () => void stop(0));
+
+  if (!env.DATABASE_URL) {
+    embedded = EmbeddedPostgres.start(env.DATA_DIR, {
+      maxConnections: env.DATABASE_POOL_SIZE + EMBEDDED_SPARE_CONNECTIONS,
+      onNotice: (message) => log.warn(message),
+    });
+  }
+  let databaseUrl: string;
   try {
-    embedded = env.DATABASE_URL
-      ? undefined
-      : await EmbeddedPostgres.start(env.DATA_DIR, {
-          maxConnections: env.DATABASE_POOL_SIZE + EMBEDDED_SPARE_CONNECTIONS,
-          onNotice: (message) => log.warn(message),
-        });
+    databaseUrl = env.DATABASE_URL ?? (await embedded)!.url;
   } catch (error) {
     // DATA_DIR in use, a PGlite database, unreachable: the message says what to do.
     log.fatal(`The embedded database did not start: ${(error as Error).message}`);
     process.exit(1);
   }
 
-  let app: NestFastifyApplication | undefined;
-  const stop = async (exitCode: number) => {
-    setTimeout(() => process.exit(1), SHUTDOWN_LIMIT_MS).unref();
-    try {
-      await app?.close();
-    } finally {
-      await embedded?.stop();
-      process.exit(exitCode);
-    }
-  };
-  // Drain requests, close the pool, then stop the embedded database cleanly.
-  process.once('SIGTERM', () => void stop(0));
-  process.once('SIGINT', () => void stop(0));
-
   try {
     app = await NestFactory.create<NestFastifyApplication>(
-      AppModule.forRoot({ databaseUrl: env.DATABASE_URL ?? embedded!.url }),
+      AppModule.forRoot({ databaseUrl }),
       createHttpAdapter(env),
       { bufferLogs: true },
     );
     await configureApp(app, env);
     await app.listen(env.PORT, env.HOST);
-    const where = embedded ? `embedded PostgreSQL in ${env.DATA_DIR}` : 'PostgreSQL server';
+    const where = env.DATABASE_URL ? 'PostgreSQL server' : `embedded PostgreSQL in ${env.DATA_DIR}`;
     app.get(Logger).log(`Atrium listening on http://${env.HOST}:${env.PORT} (${where})`);
   } catch (error) {
     console.error(error);

@@ -207,10 +207,15 @@ describe('FETCH paging, counting, statements and time-out', () => {
           (
             await t.dataSource.query(
               `SELECT count(*)::int AS n FROM pg_stat_activity
-               WHERE state = 'active' AND query LIKE '%invoice_line%' AND pid <> pg_backend_pid()`,
+               WHERE state = 'active' AND query LIKE '%invoice_line%'
+                 AND datname = current_database() AND pid <> pg_backend_pid()`,
             )
           )[0].n > 0;
-        while (!(await running())) await new Promise((done) => setTimeout(done, 20));
+        const deadline = Date.now() + 1500;
+        while (!(await running())) {
+          expect(Date.now()).toBeLessThan(deadline);
+          await new Promise((done) => setTimeout(done, 20));
+        }
         const { body } = await request(timed.http).get('/auth').set('X-API-Key', key).expect(200);
         expect(body.userName).toBeDefined();
         expect(heavyAnswered).toBe(false);

@@ -1,10 +1,16 @@
-import { chmod, mkdtemp } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from '../src/app.module';
-import { EmbeddedPostgres } from '../src/database/embedded-postgres';
+import { lockDataDir } from '../src/database/data-dir.lock';
+import {
+  EmbeddedPostgres,
+  embeddedClusterDir,
+  runningEmbeddedUrl,
+} from '../src/database/embedded-postgres';
+import { PostgresCluster } from '../src/database/postgres-cluster';
 import { TEST_ADMIN_PASSWORD } from './helpers/constants';
 import { SUITE_TEMPLATE, withDatabase } from './helpers/suite-database';
 
@@ -12,7 +18,8 @@ declare global {
   var embeddedPostgres: EmbeddedPostgres | undefined;
 }
 
-/** Apps of two workers, several per suite, and the concurrency suites' pools. */
+const TEST_DATA_PREFIX = 'atrium-test-';
+/** Apps of up to four workers, several per suite, and the concurrency suite's pool. */
 const TEST_MAX_CONNECTIONS = 200;
 
 /**
@@ -30,24 +37,52 @@ export default async function globalSetup(): Promise<void> {
     await prepare(serverUrl);
     return;
   }
-  const dataDir = await mkdtemp(join(tmpdir(), 'atrium-test-'));
+  await removeInterruptedRuns();
+  const dataDir = await mkdtemp(join(tmpdir(), TEST_DATA_PREFIX));
   // Run by root, the database server runs as `postgres`, which must reach DATA_DIR/pgdata.
   await chmod(dataDir, 0o755);
   process.env.ATRIUM_TEST_DATA_DIR = dataDir;
-  globalThis.embeddedPostgres = await EmbeddedPostgres.start(dataDir, {
+  const server = await EmbeddedPostgres.start(dataDir, {
     maxConnections: TEST_MAX_CONNECTIONS,
     durable: false,
   });
-  const adminUrl = globalThis.embeddedPostgres.url;
-  process.env.ATRIUM_TEST_SERVER_URL = adminUrl;
-  const admin = new Client({ connectionString: adminUrl });
-  await admin.connect();
+  globalThis.embeddedPostgres = server;
   try {
-    await admin.query(`CREATE DATABASE ${SUITE_TEMPLATE}`);
-  } finally {
-    await admin.end();
+    process.env.ATRIUM_TEST_SERVER_URL = server.url;
+    const admin = new Client({ connectionString: server.url });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE DATABASE ${SUITE_TEMPLATE}`);
+    } finally {
+      await admin.end();
+    }
+    await prepare(withDatabase(server.url, SUITE_TEMPLATE));
+  } catch (error) {
+    // Jest runs no teardown after a failed setup.
+    await server.stop();
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
   }
-  await prepare(withDatabase(adminUrl, SUITE_TEMPLATE));
+}
+
+/**
+ * The servers and files of earlier runs that were interrupted (Jest runs no teardown on
+ * Ctrl-C): a run still going holds its DATA_DIR's lock, an interrupted one does not.
+ */
+async function removeInterruptedRuns(): Promise<void> {
+  const runs = (await readdir(tmpdir())).filter((name) => name.startsWith(TEST_DATA_PREFIX));
+  for (const name of runs) {
+    const dataDir = join(tmpdir(), name);
+    const abandoned = await lockDataDir(dataDir).then(
+      () => true,
+      () => false,
+    );
+    if (!abandoned) continue;
+    if (await runningEmbeddedUrl(dataDir)) {
+      await (await PostgresCluster.open(embeddedClusterDir(dataDir))).stop();
+    }
+    await rm(dataDir, { recursive: true, force: true });
+  }
 }
 
 /**

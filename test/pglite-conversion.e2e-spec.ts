@@ -10,9 +10,10 @@ import request from 'supertest';
 import { QueryRunner } from 'typeorm';
 import { EmbeddedPostgres } from '../src/database/embedded-postgres';
 import { MIGRATIONS } from '../src/database/migrations';
-import { installPglite } from '../src/database/pglite-conversion';
-import { environmentWithout, runCli } from './helpers/child-process';
+import { installPglite } from '../src/database/pglite-package';
+import { BUILT_SERVER, environmentWithout, runCli, runToExit } from './helpers/child-process';
 import { TEST_ADMIN_PASSWORD } from './helpers/constants';
+import { isAlive, postmasterPid, stopPostmaster, waitFor } from './helpers/postmaster';
 import { apiKeyFor, createTestApp, seedAdmin, TestApp } from './helpers/test-app';
 
 /** The migrations that existed while Atrium's embedded database was PGlite. */
@@ -68,7 +69,7 @@ async function writePgliteDataDir(dataDir: string, rows: Rows): Promise<void> {
     }),
   );
   const writer = join(__dirname, 'helpers', 'write-pglite-database.js');
-  const pglite = await installPglite();
+  const pglite = await installPglite(join(dataDir, '..', 'pglite'));
   await execFileAsync(process.execPath, [writer, pglite, join(dataDir, 'pgdata'), fixture]);
 }
 
@@ -104,20 +105,32 @@ describe('upgrading a DATA_DIR that holds a PGlite database', () => {
     await writePgliteDataDir(dataDir, before);
   });
   afterAll(async () => {
+    // Servers of a failed step would outlive the suite.
+    await stopPostmaster(join(dataDir, '.convert'));
+    await stopPostmaster(dataDir);
     await rm(workDir, { recursive: true, force: true });
   });
 
   it('refuses to start the server on it, naming the command that converts it', async () => {
-    const result = await runCli(['apikey:create', '--user', 'admin'], { env, cwd: workDir });
+    const result = await runToExit(BUILT_SERVER, [], {
+      env: { ...env, LOG_LEVEL: 'info' },
+      cwd: workDir,
+    });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(
+    expect(result.stdout).toContain(
       `${join(dataDir, 'pgdata')} holds a PGlite database, the embedded database of earlier versions of Atrium. ` +
-        'Convert it with "npm run cli -- db:convert-pglite"',
+        'Convert it with \\"npm run cli -- db:convert-pglite\\"',
     );
     expect(existsSync(join(dataDir, 'pgdata-pglite'))).toBe(false);
   });
 
-  it('converts it: every row the same, keys continuing, the PGlite files kept', async () => {
+  it('converts it, after removing what an interrupted conversion left', async () => {
+    // A conversion killed while it copied: its new server still runs, its lock is stale.
+    const staging = join(dataDir, '.convert');
+    await EmbeddedPostgres.start(staging, { maxConnections: 4 });
+    const orphan = postmasterPid(staging)!;
+    await rm(join(staging, 'atrium.lock'));
+
     const result = await runCli(['db:convert-pglite'], { env, cwd: workDir });
     const rowCount = Object.values(before).reduce((sum, rows) => sum + rows.length, 0);
     expect(result).toMatchObject({
@@ -125,6 +138,8 @@ describe('upgrading a DATA_DIR that holds a PGlite database', () => {
       stdout: `Converted ${rowCount} rows of ${Object.keys(before).length} tables into the embedded PostgreSQL server.\n`,
     });
     expect(existsSync(join(dataDir, 'pgdata-pglite', 'PG_VERSION'))).toBe(true);
+    expect(existsSync(staging)).toBe(false);
+    await waitFor(() => !isAlive(orphan));
 
     const server = await EmbeddedPostgres.start(dataDir, { maxConnections: 10 });
     try {
@@ -163,30 +178,41 @@ describe('upgrading a DATA_DIR that holds a PGlite database', () => {
         })
         .expect(200);
       expect(Buffer.compare(file.body as Buffer, fileBytes)).toBe(0);
+      // PGlite had given 3 keys past the highest one left (write-pglite-database.js).
       const highest = Math.max(...(before.account as { key: number }[]).map((row) => row.key));
       const { body } = await request(converted.http)
         .post('/rest/entity/account')
         .set('X-API-Key', apiKey)
         .send({ properties: { name: 'After the upgrade' } })
         .expect(200);
-      expect(body.key).toBe(highest + 1);
+      expect(body.key).toBe(highest + 4);
     } finally {
       await converted.close();
       await server.stop();
     }
   });
 
-  it('puts the files back when what it finds is not PGlite, and refuses a second run', async () => {
+  it('refuses to convert again: what it finds is no longer PGlite; nothing changes', async () => {
     const again = await runCli(['db:convert-pglite'], { env, cwd: workDir });
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/pgdata-pglite exists: an earlier conversion's copy/);
-
-    await rm(join(dataDir, 'pgdata-pglite'), { recursive: true });
-    const notPglite = await runCli(['db:convert-pglite'], { env, cwd: workDir });
-    expect(notPglite.code).toBe(1);
-    expect(notPglite.stderr).toMatch(/pgdata-pglite is not a PGlite database/);
-    expect(existsSync(join(dataDir, 'pgdata-pglite'))).toBe(false);
+    expect(again.stderr).toBe(
+      `atrium: There is no PGlite database in ${join(dataDir, 'pgdata')} to convert\n`,
+    );
+    expect(existsSync(join(dataDir, 'pgdata-pglite', 'PG_VERSION'))).toBe(true);
     const server = await EmbeddedPostgres.start(dataDir, { maxConnections: 10 });
-    await server.stop();
+    try {
+      const client = new Client({ connectionString: server.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query(
+          `SELECT name FROM account WHERE name = 'After the upgrade'`,
+        );
+        expect(rows).toHaveLength(1);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
+import { chmod, chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -8,6 +8,7 @@ import { Client } from 'pg';
 import { EMBEDDED_SOCKET_NAME, runningEmbeddedUrl } from '../src/database/embedded-postgres';
 import { assertBuilt, BUILT_SERVER, environmentWithout, runCli } from './helpers/child-process';
 import { freePort } from './helpers/free-port';
+import { isAlive, postmasterPid, stopPostmaster, waitFor } from './helpers/postmaster';
 
 const STARTUP_TIMEOUT_MS = 30_000;
 const SHUTDOWN_LIMIT_MS = 5_000;
@@ -87,39 +88,6 @@ function logMessages(output: string): string[] {
       return [];
     }
   });
-}
-
-async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error('timed out waiting for the server output');
-    await new Promise((done) => setTimeout(done, 20));
-  }
-}
-
-/** The database server's pid, from its pid file in the cluster directory. */
-function postmasterPid(dataDir: string): number | undefined {
-  const pidFile = join(dataDir, 'pgdata', 'postmaster.pid');
-  return existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').split('\n')[0]) : undefined;
-}
-
-/** Running: a process that exited but was not reaped yet (a zombie) does not count. */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  const stat = `/proc/${pid}/stat`;
-  return !existsSync(stat) || !/^\d+ \(.*\) Z/.test(readFileSync(stat, 'utf8'));
-}
-
-/** A postmaster left behind by a killed server: a fast shutdown, as pg_ctl stop -m fast. */
-async function stopPostmaster(dataDir: string): Promise<void> {
-  const pid = postmasterPid(dataDir);
-  if (!pid || !isAlive(pid)) return;
-  process.kill(pid, 'SIGINT');
-  await waitFor(() => !isAlive(pid), 10_000);
 }
 
 /**
@@ -315,4 +283,27 @@ describe('the built server as a process on its own embedded database', () => {
     expect(existsSync(socketPath())).toBe(false);
     expect(existsSync(join(dataDir, 'atrium.lock'))).toBe(false);
   });
+
+  step(
+    'starts over pid files whose pids other processes have now (a restarted container)',
+    async () => {
+      // Both naming a live process that is neither Atrium nor PostgreSQL, of the user the
+      // database runs as (else PostgreSQL could not signal it, and would take it for gone).
+      const { uid, gid } = statSync(join(dataDir, 'pgdata'));
+      const stranger = spawn('sleep', ['60'], { uid, gid });
+      try {
+        const pidFile = join(dataDir, 'pgdata', 'postmaster.pid');
+        await writeFile(pidFile, `${stranger.pid}\n${join(dataDir, 'pgdata')}\n`);
+        await chown(pidFile, uid, gid);
+        await writeFile(join(dataDir, 'atrium.lock'), String(stranger.pid));
+
+        server = await ServerProcess.start(env, workDir);
+        expect(isAlive(stranger.pid!)).toBe(true);
+        await request(server.url).get('/auth').set('X-API-Key', apiKey).expect(200);
+        expect((await server.kill('SIGTERM')).code).toBe(0);
+      } finally {
+        stranger.kill();
+      }
+    },
+  );
 });

@@ -36,10 +36,14 @@ export class Environment {
   DATABASE_URL?: string;
   /**
    * Connections to PostgreSQL. More than the database's cores can run at once only queue
-   * inside it: 2 per core + 1 (5 on 2 cores), the sizing PostgreSQL's wiki suggests; on 2
-   * cores `npm run bench` measured 5 level with 10.
+   * inside it: 2 per core + 1, the sizing PostgreSQL's wiki suggests (5 on 2 cores, where
+   * `npm run bench` measured 5 level with 10), and never more than the 10 of before, since
+   * this host's cores say nothing of a server's.
    */
-  @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number = 2 * availableParallelism() + 1;
+  @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number = Math.min(
+    10,
+    2 * availableParallelism() + 1,
+  );
   /**
    * Every statement the server sends is cancelled after this long, FETCH queries and
    * migrations at boot included (0: never), on the embedded server as on any other.

@@ -1,4 +1,4 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { lockDataDir, unlockDataDir } from './data-dir.lock';
@@ -6,9 +6,10 @@ import { PostgresCluster, ServerSettings } from './postgres-cluster';
 
 /** Unix socket paths are limited to ~107 bytes by the kernel. */
 const MAX_SOCKET_PATH = 100;
+/** pg_ctl puts the data directory into a shell command line, in double quotes. */
+const SHELL_SPECIAL = /["$`\\]/;
 const EMBEDDED_PORT = 5432;
 export const EMBEDDED_SOCKET_NAME = `.s.PGSQL.${EMBEDDED_PORT}`;
-const CLUSTER_DIR = 'pgdata';
 
 export interface EmbeddedPostgresOptions {
   /** The server's max_connections: the app's pool, and spare ones for the admin CLI. */
@@ -34,9 +35,12 @@ export class EmbeddedPostgres {
 
   static async start(dataDir: string, options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
     const root = resolve(dataDir);
-    const clusterDir = join(root, CLUSTER_DIR);
+    const clusterDir = embeddedClusterDir(root);
     if (join(clusterDir, EMBEDDED_SOCKET_NAME).length > MAX_SOCKET_PATH) {
       throw new Error(`DATA_DIR ${root} is too long for a unix socket; use a shorter path`);
+    }
+    if (SHELL_SPECIAL.test(root)) {
+      throw new Error(`DATA_DIR ${root} must not contain " $ \` or \\`);
     }
     await mkdir(root, { recursive: true });
     await lockDataDir(root);
@@ -52,7 +56,7 @@ export class EmbeddedPostgres {
             `of Atrium. Convert it with "npm run cli -- db:convert-pglite" (README, ` +
             `"Upgrading from PGlite"), or set DATA_DIR to another directory to start afresh.`,
         );
-      } else if (await cluster.isRunning()) {
+      } else if (await socketAnswers(join(clusterDir, EMBEDDED_SOCKET_NAME))) {
         // Ours (the lock is), left by an Atrium that was killed: stopped cleanly, so that
         // it starts again with this process's settings. Committed work is on disk.
         const pid = await cluster.serverPid();
@@ -60,6 +64,10 @@ export class EmbeddedPostgres {
         options.onNotice?.(
           `Stopped the embedded PostgreSQL (pid ${pid}) left running by an earlier Atrium`,
         );
+      } else {
+        // After a reboot or a container restart its pid may belong to another process,
+        // which PostgreSQL would take for a server still running.
+        await cluster.forgetStalePidFile();
       }
       await cluster.start(serverSettings(options.maxConnections, durable));
       return new EmbeddedPostgres(cluster, root, socketUrl(clusterDir));
@@ -78,9 +86,20 @@ export class EmbeddedPostgres {
   }
 }
 
+/** Where the embedded server of DATA_DIR keeps its data files, and its socket. */
+export function embeddedClusterDir(dataDir: string): string {
+  return join(resolve(dataDir), 'pgdata');
+}
+
+/** Whether DATA_DIR holds the data files of PGlite, the embedded database before. */
+export async function holdsPgliteDatabase(dataDir: string): Promise<boolean> {
+  const cluster = await PostgresCluster.open(embeddedClusterDir(dataDir));
+  return (await cluster.exists()) && !(await cluster.isServerCluster());
+}
+
 /** The URL of the embedded database that a running server serves, if one does. */
 export async function runningEmbeddedUrl(dataDir: string): Promise<string | undefined> {
-  const clusterDir = join(resolve(dataDir), CLUSTER_DIR);
+  const clusterDir = embeddedClusterDir(dataDir);
   const answers = await socketAnswers(join(clusterDir, EMBEDDED_SOCKET_NAME));
   return answers ? socketUrl(clusterDir) : undefined;
 }
@@ -104,12 +123,8 @@ function socketUrl(clusterDir: string): string {
   return `postgres://postgres@localhost:${EMBEDDED_PORT}/postgres?host=${encodeURIComponent(clusterDir)}`;
 }
 
-async function socketAnswers(path: string): Promise<boolean> {
-  const exists = await stat(path).then(
-    () => true,
-    () => false,
-  );
-  if (!exists) return false;
+/** A server listens on the socket (one starting up or recovering answers too). */
+function socketAnswers(path: string): Promise<boolean> {
   return new Promise((done) => {
     const socket = connect(path);
     socket.once('connect', () => {

@@ -1,24 +1,25 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from './data-source.options';
 import { lockDataDir, unlockDataDir } from './data-dir.lock';
-import { EmbeddedPostgres } from './embedded-postgres';
+import {
+  EmbeddedPostgres,
+  embeddedClusterDir,
+  holdsPgliteDatabase,
+  runningEmbeddedUrl,
+} from './embedded-postgres';
 import { MIGRATIONS } from './migrations';
+import { installPglite, PGLITE_PACKAGE, PGLITE_VERSION } from './pglite-package';
 import { quoteIdentifier } from './sql';
 
-const execFileAsync = promisify(execFile);
-
-/** The PGlite that wrote the data files of Atrium before 0.2 (PostgreSQL 18 in WASM). */
-export const PGLITE_PACKAGE = '@electric-sql/pglite';
-export const PGLITE_VERSION = '0.5.14';
 /** Rows per round trip: a row of `file_chunk` is a mebibyte. */
 const BATCH_ROWS = 50;
+/** Where the new server is built (a DATA_DIR of its own), moved into place when done. */
+const STAGING_DIR = '.convert';
 
 /** The part of PGlite's API the conversion uses (PGlite is not a dependency of Atrium). */
 interface Pglite {
@@ -27,6 +28,8 @@ interface Pglite {
   close(): Promise<void>;
 }
 
+type Migration = (typeof MIGRATIONS)[number];
+
 export interface ConversionSummary {
   tables: number;
   rows: number;
@@ -34,69 +37,88 @@ export interface ConversionSummary {
   backup: string;
 }
 
+/** The conversion cannot start, or the old database is not one it can convert. */
+export class ConversionError extends Error {}
+
 /**
- * Upgrading from PGlite (`npm run cli -- db:convert-pglite`): the PGlite database in
- * DATA_DIR/pgdata is moved to DATA_DIR/pgdata-pglite, a new embedded PostgreSQL server is
- * made in DATA_DIR/pgdata with the migrations the old database had, and every row is
- * copied, in one transaction, as JSON (exact: decimals, date-times and bytes keep their
- * text form). Any failure puts the PGlite files back.
+ * Upgrading from PGlite (`npm run cli -- db:convert-pglite`). A new embedded server is
+ * built beside the PGlite files, in DATA_DIR/.convert, with the migrations the old
+ * database had; every row is copied in one transaction, as JSON (exact: decimals,
+ * date-times and bytes keep their text form). Only then are the PGlite files moved to
+ * DATA_DIR/pgdata-pglite and the new cluster to DATA_DIR/pgdata: until that last step,
+ * an interrupted or failed conversion leaves DATA_DIR/pgdata as it was.
  */
 export async function convertPgliteDataDir(
   dataDir: string,
   report: (line: string) => void,
 ): Promise<ConversionSummary> {
   const root = resolve(dataDir);
-  const clusterDir = join(root, 'pgdata');
-  const backup = join(root, 'pgdata-pglite');
-  if (!existsSync(join(clusterDir, 'PG_VERSION'))) {
-    throw new ConversionError(`There is no database in ${clusterDir} to convert`);
+  const clusterDir = embeddedClusterDir(root);
+  const backup = `${clusterDir}-pglite`;
+  const staging = join(root, STAGING_DIR);
+  if (!(await holdsPgliteDatabase(root))) {
+    throw new ConversionError(`There is no PGlite database in ${clusterDir} to convert`);
   }
   if (existsSync(backup)) {
     throw new ConversionError(`${backup} exists: an earlier conversion's copy; move it away first`);
   }
   await lockDataDir(root);
+  const work = await mkdtemp(join(tmpdir(), 'atrium-pglite-'));
   try {
-    const pglite = await loadPglite(report);
-    await rename(clusterDir, backup);
+    await discard(staging);
+    report(`Installing ${PGLITE_PACKAGE}@${PGLITE_VERSION} to read the old files`);
+    const pglite = await openPglite(await installPglite(work), clusterDir);
+    let copied: { tables: number; rows: number };
     try {
-      return await copyIntoNewServer(pglite, backup, root, report);
-    } catch (error) {
-      await rm(clusterDir, { recursive: true, force: true });
-      await rename(backup, clusterDir);
-      throw error;
+      copied = await copyIntoNewServer(pglite, staging, report);
+    } finally {
+      await pglite.close();
     }
+    await rename(clusterDir, backup);
+    await rename(embeddedClusterDir(staging), clusterDir);
+    await rm(staging, { recursive: true, force: true });
+    return { ...copied, backup };
+  } catch (error) {
+    await discard(staging).catch(() => undefined);
+    throw error;
   } finally {
+    await rm(work, { recursive: true, force: true });
     await unlockDataDir(root);
   }
 }
 
-/** The conversion cannot start, or the old database is not one it can convert. */
-export class ConversionError extends Error {}
+/** An earlier, interrupted conversion's new server: stopped if it still runs, removed. */
+async function discard(staging: string): Promise<void> {
+  if (await runningEmbeddedUrl(staging)) {
+    await (await EmbeddedPostgres.start(staging, { maxConnections: 4 })).stop();
+  }
+  await rm(staging, { recursive: true, force: true });
+}
+
+async function openPglite(entry: string, directory: string): Promise<Pglite> {
+  const { PGlite } = (await import(entry)) as {
+    PGlite: { create(directory: string): Promise<Pglite> };
+  };
+  return PGlite.create(directory);
+}
 
 async function copyIntoNewServer(
-  openPglite: (directory: string) => Promise<Pglite>,
-  pgliteDir: string,
-  root: string,
+  source: Pglite,
+  staging: string,
   report: (line: string) => void,
-): Promise<ConversionSummary> {
-  const source = await openPglite(pgliteDir).catch((error: Error) => {
-    throw new ConversionError(`${pgliteDir} is not a PGlite database: ${error.message}`);
-  });
-  let server: EmbeddedPostgres | undefined;
+): Promise<{ tables: number; rows: number }> {
+  const applied = await appliedMigrations(source);
+  const server = await EmbeddedPostgres.start(staging, { maxConnections: 4 });
   try {
-    const applied = await appliedMigrations(source);
-    server = await EmbeddedPostgres.start(root, { maxConnections: 4 });
     await migrate(server.url, applied);
-    const copied = await copyRows(source, server.url, report);
-    return { ...copied, backup: pgliteDir };
+    return await copyRows(source, server.url, report);
   } finally {
-    await source.close();
-    await server?.stop();
+    await server.stop();
   }
 }
 
 /** The old database's migrations, which must all be ones this version knows. */
-async function appliedMigrations(source: Pglite): Promise<(typeof MIGRATIONS)[number][]> {
+async function appliedMigrations(source: Pglite): Promise<Migration[]> {
   const { rows } = await source.query<{ name: string }>('SELECT name FROM migrations ORDER BY id');
   return rows.map(({ name }) => {
     const migration = MIGRATIONS.find((known) => known.name === name);
@@ -107,7 +129,7 @@ async function appliedMigrations(source: Pglite): Promise<(typeof MIGRATIONS)[nu
 }
 
 /** The schema the old database had, made by the same migrations. */
-async function migrate(url: string, migrations: (typeof MIGRATIONS)[number][]): Promise<void> {
+async function migrate(url: string, migrations: Migration[]): Promise<void> {
   const dataSource = new DataSource({
     ...buildDataSourceOptions({ url, poolSize: 1 }),
     migrations,
@@ -139,7 +161,7 @@ async function copyRows(
       report(`${name}: ${copied} rows`);
       total += copied;
     }
-    await restartIdentities(target);
+    await continueIdentities(source, target);
     await target.query('COMMIT');
   } catch (error) {
     await target.query('ROLLBACK').catch(() => undefined);
@@ -170,56 +192,27 @@ async function copyTable(source: Pglite, target: Client, table: string): Promise
   });
 }
 
-/** Identity columns continue after the highest copied value. */
-async function restartIdentities(target: Client): Promise<void> {
-  const { rows } = await target.query<{ table_name: string; column_name: string }>(
-    `SELECT table_name, column_name FROM information_schema.columns
-      WHERE table_schema = 'public' AND is_identity = 'YES'`,
+/**
+ * Each identity column goes on where PGlite's would have: after the last value it gave
+ * (keys of deleted rows are not given again), or after the highest copied one.
+ */
+async function continueIdentities(source: Pglite, target: Client): Promise<void> {
+  const identities = `SELECT pg_get_serial_sequence(quote_ident(table_name), column_name) AS sequence,
+                             quote_ident(table_name) AS "table", quote_ident(column_name) AS "column"
+                        FROM information_schema.columns
+                       WHERE table_schema = 'public' AND is_identity = 'YES'`;
+  const { rows } = await source.query<{ sequence: string; table: string; column: string }>(
+    identities,
   );
-  for (const { table_name: table, column_name: column } of rows) {
-    const [quotedTable, quotedColumn] = [quoteIdentifier(table), quoteIdentifier(column)];
+  for (const { sequence, table, column } of rows) {
+    const [{ next }] = (
+      await source.query<{ next: string }>(
+        `SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END AS next FROM ${sequence}`,
+      )
+    ).rows;
     await target.query(
-      `SELECT setval(pg_get_serial_sequence($1, $2), coalesce(max(${quotedColumn}), 0) + 1, false)
-         FROM ${quotedTable}`,
-      [quotedTable, column],
+      `SELECT setval($1, greatest($2::bigint, coalesce(max(${column}), 0) + 1), false) FROM ${table}`,
+      [sequence, next],
     );
   }
-}
-
-/**
- * PGlite itself, to read its files: installed once from the npm registry into a folder
- * of the system's temporary directory, since Atrium no longer depends on it.
- */
-async function loadPglite(
-  report: (line: string) => void,
-): Promise<(directory: string) => Promise<Pglite>> {
-  const entry = await installPglite(report);
-  const { PGlite } = (await import(entry)) as {
-    PGlite: { create(directory: string): Promise<Pglite> };
-  };
-  return (directory) => PGlite.create(directory);
-}
-
-/** The path of PGlite's CommonJS entry, installing the package first when it is missing. */
-export async function installPglite(report: (line: string) => void = () => {}): Promise<string> {
-  const prefix = join(tmpdir(), `atrium-pglite-${PGLITE_VERSION}`);
-  // The entry of this pinned version (its package.json "exports", condition "require").
-  const entry = join(prefix, 'node_modules', PGLITE_PACKAGE, 'dist', 'index.cjs');
-  if (existsSync(entry)) return entry;
-  report(`Installing ${PGLITE_PACKAGE}@${PGLITE_VERSION} into ${prefix} to read the old files`);
-  await mkdir(prefix, { recursive: true });
-  const npm = process.env.npm_execpath;
-  const [program, args] = npm ? [process.execPath, [npm]] : ['npm', []];
-  await execFileAsync(program, [
-    ...args,
-    'install',
-    '--prefix',
-    prefix,
-    '--no-save',
-    '--no-package-lock',
-    '--no-audit',
-    '--no-fund',
-    `${PGLITE_PACKAGE}@${PGLITE_VERSION}`,
-  ]);
-  return entry;
 }

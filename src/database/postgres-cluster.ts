@@ -24,8 +24,8 @@ export type ServerSettings = Record<string, string | number>;
 const SERVER_LOG = 'postgres.log';
 /** Left by initialise(); PostgreSQL ignores files of its data directory it does not know. */
 const INITDB_MARK = 'atrium-initdb';
-/** pg_ctl's exit status for "no server running" (`pg_ctl status`). */
-const PG_CTL_NOT_RUNNING = 3;
+/** How long a start may take: crash recovery after a power cut replays the WAL first. */
+const START_TIMEOUT_SECONDS = 600;
 const ROOT_ADVICE =
   'Atrium runs as root, so its PostgreSQL runs as user postgres, which must be able to ' +
   'reach DATA_DIR: make DATA_DIR and the directories above it searchable (chmod o+x), ' +
@@ -94,14 +94,9 @@ export class PostgresCluster {
     await rename(building, this.directory);
   }
 
-  async isRunning(): Promise<boolean> {
-    try {
-      await this.run(this.binaries.pg_ctl, ['status', '--silent', '-D', this.directory]);
-      return true;
-    } catch (error) {
-      if ((error as { code?: unknown }).code === PG_CTL_NOT_RUNNING) return false;
-      throw error;
-    }
+  /** Removes the pid file of a server that no longer runs (the caller knows it does not). */
+  async forgetStalePidFile(): Promise<void> {
+    await rm(join(this.directory, 'postmaster.pid'), { force: true });
   }
 
   /** The postmaster's pid, from its pid file; undefined when none is written. */
@@ -119,6 +114,7 @@ export class PostgresCluster {
         'start',
         '--silent',
         '--wait',
+        `--timeout=${START_TIMEOUT_SECONDS}`,
         '-D',
         this.directory,
         '-l',
@@ -130,6 +126,8 @@ export class PostgresCluster {
       // Why, usually: the last lines the server wrote.
       const output = await readFile(log, 'utf8').catch(() => '');
       const tail = output.trim().split('\n').slice(-5).join('\n');
+      // Not left running behind a failed start (one that took too long is still starting).
+      await this.stop().catch(() => undefined);
       throw new Error(`${(error as Error).message}\n${tail}`.trim());
     }
   }
@@ -200,7 +198,10 @@ async function serverUser(): Promise<ServerUser> {
   const found = await userIds('postgres').catch(() => undefined);
   if (found) return found;
   await execFileAsync('groupadd', ['--system', 'postgres']).catch(() => undefined);
-  await execFileAsync('useradd', ['--system', '--gid', 'postgres', '--no-create-home', 'postgres']);
+  await execFileAsync('useradd', [
+    ...['--system', '--gid', 'postgres', '--no-create-home', '--shell', '/usr/sbin/nologin'],
+    'postgres',
+  ]);
   return userIds('postgres');
 }
 

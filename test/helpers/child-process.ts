@@ -25,10 +25,19 @@ export function assertBuilt(entryPoint: string): void {
 }
 
 /** Runs the built admin CLI to completion. */
-export function runCli(args: string[], { env, cwd }: ChildOptions): Promise<CliResult> {
-  assertBuilt(BUILT_CLI);
+export function runCli(args: string[], options: ChildOptions): Promise<CliResult> {
+  return runToExit(BUILT_CLI, args, options);
+}
+
+/** Runs a built entry point (the CLI, or the server when it is to fail) to completion. */
+export function runToExit(
+  entryPoint: string,
+  args: string[],
+  { env, cwd }: ChildOptions,
+): Promise<CliResult> {
+  assertBuilt(entryPoint);
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BUILT_CLI, ...args], { env, cwd });
+    const child = spawn(process.execPath, [entryPoint, ...args], { env, cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

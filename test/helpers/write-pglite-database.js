@@ -5,9 +5,12 @@
  * was its embedded database.
  *   node write-pglite-database.js <PGlite's entry> <directory> <fixture.json>
  * fixture.json: {statements: [...SQL of the migrations], migrations: [{timestamp, name}],
- * rows: {table: [row, ...]}}
+ * rows: {table: [row, ...]}}. Each identity is left 3 past the highest value, as after
+ * deletes.
  */
 const { readFileSync } = require('node:fs');
+
+const DELETED_ROWS = 3;
 
 async function main([entry, directory, fixturePath]) {
   const { PGlite } = require(entry);
@@ -28,6 +31,18 @@ async function main([entry, directory, fixturePath]) {
         `INSERT INTO "${table}" OVERRIDING SYSTEM VALUE
          SELECT * FROM json_populate_recordset(NULL::"${table}", $1::json)`,
         [JSON.stringify(tableRows)],
+      );
+    }
+    // As if the last DELETED_ROWS rows of each table had been deleted since.
+    const { rows: identities } = await db.query(
+      `SELECT table_name, column_name FROM information_schema.columns
+        WHERE table_schema = 'public' AND is_identity = 'YES'`,
+    );
+    for (const { table_name: table, column_name: column } of identities) {
+      await db.query(
+        `SELECT setval(pg_get_serial_sequence($1, $2), coalesce(max("${column}"), 0) + $3)
+           FROM "${table}"`,
+        [`"${table}"`, column, DELETED_ROWS],
       );
     }
   } finally {

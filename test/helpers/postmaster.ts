@@ -1,0 +1,35 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The embedded database server's pid, from its pid file in DATA_DIR/pgdata. */
+export function postmasterPid(dataDir: string): number | undefined {
+  const pidFile = join(dataDir, 'pgdata', 'postmaster.pid');
+  return existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').split('\n')[0]) : undefined;
+}
+
+/** Running: a process that exited but was not reaped yet (a zombie) does not count. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = `/proc/${pid}/stat`;
+  return !existsSync(stat) || !/^\d+ \(.*\) Z/.test(readFileSync(stat, 'utf8'));
+}
+
+export async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error(`timed out after ${ms} ms waiting for ${condition}`);
+    await new Promise((done) => setTimeout(done, 20));
+  }
+}
+
+/** A postmaster left behind by a killed process: a fast shutdown, as pg_ctl stop -m fast. */
+export async function stopPostmaster(dataDir: string): Promise<void> {
+  const pid = postmasterPid(dataDir);
+  if (!pid || !isAlive(pid)) return;
+  process.kill(pid, 'SIGINT');
+  await waitFor(() => !isAlive(pid), 10_000);
+}
