@@ -5,12 +5,7 @@ import { Client } from 'pg';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from '../src/app.module';
 import { lockDataDir } from '../src/database/data-dir.lock';
-import {
-  EmbeddedPostgres,
-  embeddedClusterDir,
-  runningEmbeddedUrl,
-} from '../src/database/embedded-postgres';
-import { PostgresCluster } from '../src/database/postgres-cluster';
+import { EmbeddedPostgres, stopLeftoverServer } from '../src/database/embedded-postgres';
 import { TEST_ADMIN_PASSWORD } from './helpers/constants';
 import { SUITE_TEMPLATE, withDatabase } from './helpers/suite-database';
 
@@ -78,9 +73,7 @@ async function removeInterruptedRuns(): Promise<void> {
       () => false,
     );
     if (!abandoned) continue;
-    if (await runningEmbeddedUrl(dataDir)) {
-      await (await PostgresCluster.open(embeddedClusterDir(dataDir))).stop();
-    }
+    await stopLeftoverServer(dataDir);
     await rm(dataDir, { recursive: true, force: true });
   }
 }

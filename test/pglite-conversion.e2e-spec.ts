@@ -8,12 +8,12 @@ import { promisify } from 'node:util';
 import { Client } from 'pg';
 import request from 'supertest';
 import { QueryRunner } from 'typeorm';
-import { EmbeddedPostgres } from '../src/database/embedded-postgres';
+import { EmbeddedPostgres, stopLeftoverServer } from '../src/database/embedded-postgres';
 import { MIGRATIONS } from '../src/database/migrations';
 import { installPglite } from '../src/database/pglite-package';
 import { BUILT_SERVER, environmentWithout, runCli, runToExit } from './helpers/child-process';
 import { TEST_ADMIN_PASSWORD } from './helpers/constants';
-import { isAlive, postmasterPid, stopPostmaster, waitFor } from './helpers/postmaster';
+import { isAlive, postmasterPid, waitFor } from './helpers/postmaster';
 import { apiKeyFor, createTestApp, seedAdmin, TestApp } from './helpers/test-app';
 
 /** The migrations that existed while Atrium's embedded database was PGlite. */
@@ -106,8 +106,8 @@ describe('upgrading a DATA_DIR that holds a PGlite database', () => {
   });
   afterAll(async () => {
     // Servers of a failed step would outlive the suite.
-    await stopPostmaster(join(dataDir, '.convert'));
-    await stopPostmaster(dataDir);
+    await stopLeftoverServer(join(dataDir, '.convert'));
+    await stopLeftoverServer(dataDir);
     await rm(workDir, { recursive: true, force: true });
   });
 

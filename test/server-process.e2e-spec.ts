@@ -5,10 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { Client } from 'pg';
-import { EMBEDDED_SOCKET_NAME, runningEmbeddedUrl } from '../src/database/embedded-postgres';
+import {
+  EMBEDDED_SOCKET_NAME,
+  runningEmbeddedUrl,
+  stopLeftoverServer,
+} from '../src/database/embedded-postgres';
 import { assertBuilt, BUILT_SERVER, environmentWithout, runCli } from './helpers/child-process';
 import { freePort } from './helpers/free-port';
-import { isAlive, postmasterPid, stopPostmaster, waitFor } from './helpers/postmaster';
+import { isAlive, postmasterPid, waitFor } from './helpers/postmaster';
 
 const STARTUP_TIMEOUT_MS = 30_000;
 const SHUTDOWN_LIMIT_MS = 5_000;
@@ -144,7 +148,7 @@ describe('the built server as a process on its own embedded database', () => {
 
   afterAll(async () => {
     for (const child of running) await child.kill('SIGKILL');
-    await stopPostmaster(dataDir);
+    await stopLeftoverServer(dataDir);
     await rm(workDir, { recursive: true, force: true });
   });
 

@@ -2,7 +2,12 @@ import { mkdir } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { lockDataDir, unlockDataDir } from './data-dir.lock';
-import { PostgresCluster, ServerSettings } from './postgres-cluster';
+import {
+  clusterExists,
+  isServerCluster,
+  PostgresCluster,
+  ServerSettings,
+} from './postgres-cluster';
 
 /** Unix socket paths are limited to ~107 bytes by the kernel. */
 const MAX_SOCKET_PATH = 100;
@@ -45,26 +50,27 @@ export class EmbeddedPostgres {
     await mkdir(root, { recursive: true });
     await lockDataDir(root);
     try {
-      const cluster = await PostgresCluster.open(clusterDir);
-      const durable = options.durable ?? true;
-      if (!(await cluster.exists())) {
-        await cluster.initialise({ durable });
-        options.onNotice?.(`Created the embedded PostgreSQL database in ${clusterDir}`);
-      } else if (!(await cluster.isServerCluster())) {
+      if (await holdsPgliteDatabase(root)) {
         throw new Error(
           `${clusterDir} holds a PGlite database, the embedded database of earlier versions ` +
             `of Atrium. Convert it with "npm run cli -- db:convert-pglite" (README, ` +
             `"Upgrading from PGlite"), or set DATA_DIR to another directory to start afresh.`,
         );
-      } else if (await socketAnswers(join(clusterDir, EMBEDDED_SOCKET_NAME))) {
-        // Ours (the lock is), left by an Atrium that was killed: stopped cleanly, so that
-        // it starts again with this process's settings. Committed work is on disk.
-        const pid = await cluster.serverPid();
-        await cluster.stop();
+      }
+      // Ours (the lock is), left by an Atrium that was killed: stopped cleanly, so that it
+      // starts again with this process's settings. Committed work is on disk.
+      const orphan = await stopLeftoverServer(root);
+      if (orphan) {
         options.onNotice?.(
-          `Stopped the embedded PostgreSQL (pid ${pid}) left running by an earlier Atrium`,
+          `Stopped the embedded PostgreSQL (pid ${orphan}) left running by an earlier Atrium`,
         );
-      } else {
+      }
+      const cluster = await PostgresCluster.open(clusterDir);
+      const durable = options.durable ?? true;
+      if (!(await clusterExists(clusterDir))) {
+        await cluster.initialise({ durable });
+        options.onNotice?.(`Created the embedded PostgreSQL database in ${clusterDir}`);
+      } else if (!orphan) {
         // After a reboot or a container restart its pid may belong to another process,
         // which PostgreSQL would take for a server still running.
         await cluster.forgetStalePidFile();
@@ -93,8 +99,21 @@ export function embeddedClusterDir(dataDir: string): string {
 
 /** Whether DATA_DIR holds the data files of PGlite, the embedded database before. */
 export async function holdsPgliteDatabase(dataDir: string): Promise<boolean> {
-  const cluster = await PostgresCluster.open(embeddedClusterDir(dataDir));
-  return (await cluster.exists()) && !(await cluster.isServerCluster());
+  const clusterDir = embeddedClusterDir(dataDir);
+  return (await clusterExists(clusterDir)) && !(await isServerCluster(clusterDir));
+}
+
+/**
+ * Stops the server that a killed process left running on DATA_DIR, if one answers on
+ * its socket (the caller holds the DATA_DIR's lock, so it is no live process's); its pid.
+ */
+export async function stopLeftoverServer(dataDir: string): Promise<number | undefined> {
+  const clusterDir = embeddedClusterDir(dataDir);
+  if (!(await socketAnswers(join(clusterDir, EMBEDDED_SOCKET_NAME)))) return undefined;
+  const cluster = await PostgresCluster.open(clusterDir);
+  const pid = await cluster.serverPid();
+  await cluster.stop();
+  return pid;
 }
 
 /** The URL of the embedded database that a running server serves, if one does. */

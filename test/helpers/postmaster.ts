@@ -25,11 +25,3 @@ export async function waitFor(condition: () => boolean, ms = 5000): Promise<void
     await new Promise((done) => setTimeout(done, 20));
   }
 }
-
-/** A postmaster left behind by a killed process: a fast shutdown, as pg_ctl stop -m fast. */
-export async function stopPostmaster(dataDir: string): Promise<void> {
-  const pid = postmasterPid(dataDir);
-  if (!pid || !isAlive(pid)) return;
-  process.kill(pid, 'SIGINT');
-  await waitFor(() => !isAlive(pid), 10_000);
-}
