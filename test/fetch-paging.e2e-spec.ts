@@ -58,6 +58,20 @@ describe('FETCH paging, counting, statements and time-out', () => {
       expect(pages.slice(0, -1).every((page) => page.length === limit)).toBe(true);
     });
 
+    it('reads every row once where timestamps differ below the millisecond', async () => {
+      // now() stores microseconds: rows share a millisecond, some share the instant too.
+      await t.dataSource.query(
+        `UPDATE contact SET date_created = timestamptz '2026-01-01 00:00:00.000100+00'
+           + make_interval(secs => (key % 7) * 0.000001 + (key % 3) * 0.001)`,
+      );
+      const query = 'FETCH contact (key, last_name, date_created) ORDER BY date_created LIMIT 10';
+      const pages = await allPages(query);
+      const whole = await run(query.replace('LIMIT 10', 'LIMIT 5000')).expect(200);
+      expect(pages.length).toBeGreaterThan(2);
+      expect(pages.length).toBeLessThan(100); // not the same page again and again
+      expect(pages.flat()).toEqual(whole.body);
+    });
+
     it('gives no next page when the last page is short', async () => {
       const response = await run("FETCH account (name) WHERE country = 'RO' LIMIT 1000").expect(
         200,

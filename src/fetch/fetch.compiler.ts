@@ -66,6 +66,22 @@ interface Ordering {
   output?: string;
 }
 
+/**
+ * Types whose JavaScript value loses what PostgreSQL stores: node-postgres reads a
+ * timestamptz into a Date, in milliseconds, while `now()` stores microseconds. Their
+ * hidden ORDER BY copies travel as text, so a cursor names the exact last value.
+ */
+const EXACT_AS_TEXT = new Set(['timestamptz']);
+
+function hiddenValueSql(ordering: Ordering): string {
+  return EXACT_AS_TEXT.has(ordering.cast) ? `(${ordering.sql})::text` : ordering.sql;
+}
+
+/** A hidden copy ordered as its own type again, not as the text it travels as. */
+function hiddenOrderSql(ordering: Ordering, column: string): string {
+  return EXACT_AS_TEXT.has(ordering.cast) ? `${column}::${ordering.cast}` : column;
+}
+
 const NUMERIC: PropertyType[] = ['integer', 'bigint', 'decimal'];
 const ORDERED: PropertyType[] = [...NUMERIC, 'string', 'datetime', 'date', 'boolean', 'uuid'];
 
@@ -125,7 +141,7 @@ class FetchCompiler {
     const wrapped = this.options.count;
     if (keyset || wrapped) {
       orderings.forEach((o, i) => {
-        outputs.push(`${o.sql} AS ${quoteIdentifier(HIDDEN.order(i))}`);
+        outputs.push(`${hiddenValueSql(o)} AS ${quoteIdentifier(HIDDEN.order(i))}`);
         hidden.push(HIDDEN.order(i));
       });
     }
@@ -423,7 +439,8 @@ class FetchCompiler {
   private withCount(page: string, all: string, orderings: Ordering[]): string {
     const cap = this.params.bind(this.options.limits.countCap + 1, 'int8');
     const order = orderings.map(
-      (o, i) => `p.${quoteIdentifier(HIDDEN.order(i))} ${o.asc ? 'ASC' : 'DESC'}`,
+      (o, i) =>
+        `${hiddenOrderSql(o, `p.${quoteIdentifier(HIDDEN.order(i))}`)} ${o.asc ? 'ASC' : 'DESC'}`,
     );
     return (
       `WITH page AS (SELECT *, true AS ${quoteIdentifier(HIDDEN.row)} FROM (${page}) q), ` +
