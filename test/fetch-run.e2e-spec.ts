@@ -69,6 +69,34 @@ describe('POST /rest/fetch and POST /rest/metadata/fetch', () => {
       expect(products.body).toEqual([{ active: false }]);
     });
 
+    it('keeps aliases longer than a PostgreSQL name (63 bytes) apart, in order, and orders by them', async () => {
+      const long = 'a_very_long_alias_that_goes_on_past_what_postgresql_keeps_in_a_name';
+      const query = `FETCH invoice (number, total AS ${long}_total, status AS ${long}_status,
+          currency AS ${long}_currency) { account TO id_account (name AS ${long}_account) }
+        WHERE status = 'paid' ORDER BY ${long}_total DESC, number LIMIT 3`;
+      const { body } = await run(query).expect(200);
+      const expected = await run(
+        `FETCH invoice (number, total, status, currency) { account TO id_account (name) }
+         WHERE status = 'paid' ORDER BY total DESC, number LIMIT 3`,
+      ).expect(200);
+      expect(body).toEqual(
+        expected.body.map((row: Record<string, unknown>) => ({
+          number: row.number,
+          [`${long}_total`]: row.total,
+          [`${long}_status`]: 'paid',
+          [`${long}_currency`]: row.currency,
+          [`${long}_account`]: row['account.name'],
+        })),
+      );
+      expect(Object.keys(body[0])).toEqual([
+        'number',
+        `${long}_total`,
+        `${long}_status`,
+        `${long}_currency`,
+        `${long}_account`,
+      ]);
+    });
+
     it('answers integers beyond 2^53 as exact strings', async () => {
       await t.dataSource.query(
         `INSERT INTO account (key, id_organization, id_business_unit, id_user, name)

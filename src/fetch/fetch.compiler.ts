@@ -44,13 +44,25 @@ export interface CompiledFetch {
   keyset?: KeysetItem[];
   /** Columns the server reads and takes out of each row. */
   hidden: string[];
+  /** Result keys too long for a PostgreSQL name, by the short name the SQL gives them. */
+  renamed: Map<string, string>;
 }
 
 /** Names no FETCH alias can take (not identifiers): the server's own columns. */
-export const HIDDEN = { order: (i: number) => `#o${i}`, total: '#total', row: '#row' } as const;
+export const HIDDEN = {
+  order: (i: number) => `#o${i}`,
+  column: (i: number) => `#c${i}`,
+  total: '#total',
+  row: '#row',
+} as const;
+
+/** PostgreSQL cuts longer names (NAMEDATALEN - 1), which would merge two result keys. */
+const MAX_NAME_BYTES = 63;
 
 interface Selected {
   key: string;
+  /** The key, or a short stand-in where the key is too long for PostgreSQL. */
+  name: string;
   sql: string;
   column: ResultColumn;
   aggregated: boolean;
@@ -136,7 +148,7 @@ class FetchCompiler {
     const grouping = aggregated ? selected.filter((s) => !s.aggregated).map((s) => s.sql) : [];
 
     const hidden: string[] = [];
-    const outputs = selected.map((s) => `${s.sql} AS ${quoteIdentifier(s.key)}`);
+    const outputs = selected.map((s) => `${s.sql} AS ${quoteIdentifier(s.name)}`);
     // Hidden copies of the ORDER BY values: they make the cursor and order the count wrap.
     const wrapped = this.options.count;
     if (keyset || wrapped) {
@@ -175,13 +187,14 @@ class FetchCompiler {
       limit,
       keyset,
       hidden,
+      renamed: new Map(selected.filter((s) => s.name !== s.key).map((s) => [s.name, s.key])),
     };
   }
 
   /** The select list: every source's items, the root's first, as FETCH.md §2 keys them. */
   private select(): Selected[] {
     const byNode = new Map(this.resolved.sources.map((s) => [s.node, s]));
-    const selected: Selected[] = [];
+    const selected: Omit<Selected, 'name'>[] = [];
     for (const entry of selectedItems(this.query)) {
       const source = byNode.get(entry.link ?? this.query)!;
       const prefix = source === this.resolved.root ? '' : `${source.name}.`;
@@ -203,17 +216,18 @@ class FetchCompiler {
       }
     }
     const seen = new Set<string>();
-    for (const { key, column } of selected) {
-      if (seen.has(key)) {
-        throw new FetchQueryError(`two result columns are named "${key}": give one an alias`);
+    return selected.map((s, i) => {
+      if (seen.has(s.key)) {
+        throw new FetchQueryError(`two result columns are named "${s.key}": give one an alias`);
       }
-      seen.add(key);
-      column.name = key;
-    }
-    return selected;
+      seen.add(s.key);
+      s.column.name = s.key;
+      const name = Buffer.byteLength(s.key) > MAX_NAME_BYTES ? HIDDEN.column(i) : s.key;
+      return { ...s, name };
+    });
   }
 
-  private item(item: PropertyItem, context: Source, key: string): Selected {
+  private item(item: PropertyItem, context: Source, key: string): Omit<Selected, 'name'> {
     const { aggregate, dateGrouping } = item;
     if (aggregate === 'count') {
       const column = this.resultColumn(context, '*', 'bigint', aggregate);
@@ -371,7 +385,7 @@ class FetchCompiler {
           sql: output.sql,
           asc,
           cast: output.cast,
-          output: quoteIdentifier(output.key),
+          output: quoteIdentifier(output.name),
         });
       } else if (aggregated) {
         throw new FetchQueryError(

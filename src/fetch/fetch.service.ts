@@ -105,6 +105,12 @@ export class FetchService {
     if (compiled.hidden.length > 0) {
       for (const row of result.rows) for (const name of compiled.hidden) delete row[name];
     }
+    if (compiled.renamed.size > 0) {
+      const { renamed } = compiled;
+      result.rows = result.rows.map((row) =>
+        Object.fromEntries(Object.entries(row).map(([name, v]) => [renamed.get(name) ?? name, v])),
+      );
+    }
     return result;
   }
 
