@@ -55,7 +55,12 @@ export function rangeOf(
   size: number,
 ): ByteRange | 'unsatisfiable' | undefined {
   if (!header) return undefined;
-  const ranges = parseRange(size, header, { combine: true });
+  // RFC 9110 §14.1.3: a suffix longer than the file means the whole file; range-parser
+  // would call it unsatisfiable, so the suffix is cut to the size first.
+  const clamped = header.replace(/(=|,)(\s*)-(\d+)/g, (whole, separator, space, digits) =>
+    Number(digits) > size ? `${separator}${space}-${size}` : whole,
+  );
+  const ranges = parseRange(size, clamped, { combine: true });
   if (ranges === -1) return 'unsatisfiable';
   if (ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1) return undefined;
   return { start: ranges[0].start, end: ranges[0].end };

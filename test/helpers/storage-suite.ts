@@ -169,6 +169,10 @@ export function storageSuite(driver: 'fs' | 'db'): void {
       });
       expect((await ranged('bytes=15-').expect(206)).body.toString()).toBe('fghij');
       expect((await ranged('bytes=-3').expect(206)).body.toString()).toBe('hij');
+      // RFC 9110 §14.1.3: a suffix longer than the file is the whole file.
+      const suffix = await ranged('bytes=-500').expect(206);
+      expect(suffix.body.toString()).toBe(bytes.toString());
+      expect(suffix.headers['content-range']).toBe('bytes 0-19/20');
       const refused = await ranged('bytes=40-50').expect(416);
       expect(refused.headers['content-range']).toBe('bytes */20');
       expect((await ranged('bytes=0-1,5-6').expect(200)).body.toString()).toBe(bytes.toString());
