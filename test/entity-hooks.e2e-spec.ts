@@ -73,10 +73,11 @@ describe('entity hooks (424)', () => {
   it('lets only a draft invoice be updated or deleted', async () => {
     const invoiceKey = (
       await post('/rest/entity/invoice', {
-        properties: { id_account: accountKey, status: 'issued', number: `H-${Date.now()}` },
+        properties: { id_account: accountKey },
         children: { [LINES]: [line(1)] },
       }).expect(200)
     ).body.key;
+    await post('/rest/workflow/invoicing/issue', { invoiceKey }).expect(200);
     const update = await post(`/rest/entity/invoice/${invoiceKey}`, {
       properties: { currency: 'EUR' },
     }).expect(424);
@@ -91,6 +92,55 @@ describe('entity hooks (424)', () => {
       .expect(424);
     expect(deletion.body).toMatchObject({ eventName: 'onBeforeDelete', entityName: 'invoice' });
     expect(deletion.body.detail).toMatch(/draft/);
+  });
+
+  describe('an invoice status moves through the workflow', () => {
+    it("starts a user's invoice as a draft: another status is a 424 and nothing is stored", async () => {
+      const before = await countInvoices();
+      for (const status of ['paid', 'issued', 'cancelled']) {
+        const { body } = await post('/rest/entity/invoice', {
+          properties: { id_account: accountKey, status },
+          children: { [LINES]: [line(1)] },
+        }).expect(424);
+        expect(body).toMatchObject({
+          eventName: 'onBeforeInsert',
+          entityName: 'invoice',
+          propertyName: 'status',
+          detail: expect.stringMatching(/draft.*workflow/),
+        });
+      }
+      expect(await countInvoices()).toBe(before);
+      await post('/rest/entity/invoice', {
+        properties: { id_account: accountKey, status: 'draft' },
+      }).expect(200);
+      expect(await countInvoices()).toBe(before + 1);
+    });
+
+    it("refuses a user's update of the status, which the workflow then makes", async () => {
+      const invoiceKey = (
+        await post('/rest/entity/invoice', { properties: { id_account: accountKey } }).expect(200)
+      ).body.key;
+      const { body } = await post(`/rest/entity/invoice/${invoiceKey}`, {
+        properties: { status: 'paid' },
+      }).expect(424);
+      expect(body).toMatchObject({ eventName: 'onBeforeUpdate', propertyName: 'status' });
+      const issued = await post('/rest/workflow/invoicing/issue', { invoiceKey }).expect(200);
+      expect(issued.body.status).toBe('issued');
+    });
+
+    it('lets an administrator import an invoice with its status', async () => {
+      const admin = await apiKeyUser(t, { isAdmin: true });
+      const { body } = await request(t.http)
+        .post('/rest/entity/invoice')
+        .set('X-API-Key', admin.key)
+        .send({ properties: { id_account: accountKey, status: 'paid', number: `H-${Date.now()}` } })
+        .expect(200);
+      const stored = await request(t.http)
+        .get(`/rest/entity/invoice/${body.key}`)
+        .set('X-API-Key', admin.key)
+        .expect(200);
+      expect(stored.body.properties.status).toBe('paid');
+    });
   });
 
   it('refuses to delete an account that has invoices, and deletes one without', async () => {

@@ -4,6 +4,8 @@ import { Identity } from './identity';
 
 interface RequestStore {
   identity?: Identity;
+  /** The workflow method (`name.method`) whose work is running. */
+  workflow?: string;
 }
 
 /** One store per request (or per `runAs`), following it through every await. */
@@ -31,6 +33,16 @@ export class RequestContext {
     const store = storage.getStore();
     if (!store) throw new Error('RequestContext.setIdentity outside a request or runAs');
     store.identity = identity;
+  }
+
+  /** The workflow method running now, if any: hooks can tell its writes from direct ones. */
+  get workflow(): string | undefined {
+    return storage.getStore()?.workflow;
+  }
+
+  /** Runs a workflow method's work, so that what it calls knows it runs inside it. */
+  runWorkflow<T>(workflow: string, work: () => Promise<T>): Promise<T> {
+    return storage.run({ ...storage.getStore(), workflow }, work);
   }
 
   /** Runs work outside any request (boot, CLI) as the given identity. */

@@ -17,6 +17,11 @@ export interface HookContext {
   /** The entity as stored, on update and delete. */
   stored?: EntityRecord;
   identity: Identity;
+  /**
+   * The workflow method (`invoicing.issue`) making this write; undefined for a write
+   * through `/rest/entity`. A rule can keep a change for the workflow that owns it.
+   */
+  workflow?: string;
   /** The transaction's manager: queries made with it are part of the write. */
   manager: EntityManager;
 }

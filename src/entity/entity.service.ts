@@ -135,7 +135,8 @@ export class EntityService {
     carried?: EntityRecord,
   ): Promise<void> {
     try {
-      await this.hooks.run(event, type, entity, stored, { identity, manager }, carried);
+      const run = { identity, workflow: this.context.workflow, manager };
+      await this.hooks.run(event, type, entity, stored, run, carried);
     } catch (error) {
       if (error instanceof BusinessRuleError)
         throw new HookFailedException(event, type.name, error);

@@ -8,6 +8,7 @@ import { EntityRecord } from './entity-record';
 
 export interface HookRun {
   identity: Identity;
+  workflow?: string;
   manager: EntityManager;
 }
 

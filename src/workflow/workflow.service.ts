@@ -57,8 +57,10 @@ export class WorkflowService {
     const args = bindArguments(method, body);
     let result: unknown;
     try {
-      result = await this.dataSource.transaction(async (manager) =>
-        method.run(...args, { manager, identity } satisfies WorkflowContext),
+      result = await this.context.runWorkflow(`${workflow}.${methodName}`, () =>
+        this.dataSource.transaction(async (manager) =>
+          method.run(...args, { manager, identity } satisfies WorkflowContext),
+        ),
       );
     } catch (error) {
       throw translateDatabaseError(error);

@@ -5,14 +5,34 @@ import { BusinessRuleError } from '../../entity/entity.errors';
 
 export const LINES = 'invoice_invoice_line';
 
+/**
+ * An invoice starts as a draft and its status moves through a workflow
+ * (`invoicing.issue`), which numbers and dates it. Administrators may set any status:
+ * importing past invoices (the demo seed does) or correcting one is theirs to do.
+ */
 @EntityHooks('invoice')
 export class InvoiceHooks {
-  onBeforeInsert({ entity }: HookContext): void {
+  onBeforeInsert({ entity, identity, workflow }: HookContext): void {
+    const { status = 'draft' } = entity.properties;
+    if (status !== 'draft' && !identity.isAdmin && !workflow) {
+      throw new BusinessRuleError(
+        `A new invoice is a draft, not ${String(status)}: its status moves through the invoicing workflow`,
+        { propertyName: 'status' },
+      );
+    }
     entity.properties.total = totalOf(entity.children[LINES] ?? []);
   }
 
-  onBeforeUpdate({ entity, stored }: HookContext): void {
-    assertDraft(stored!.properties.status, 'updated');
+  onBeforeUpdate({ entity, stored, identity, workflow }: HookContext): void {
+    const before = stored!.properties.status;
+    assertDraft(before, 'updated');
+    const after = entity.properties.status;
+    if (after !== before && !identity.isAdmin && !workflow) {
+      throw new BusinessRuleError(
+        `The status moves from ${String(before)} to ${String(after)} through the invoicing workflow, not by an update`,
+        { propertyName: 'status' },
+      );
+    }
     entity.properties.total = totalOf(entity.children[LINES] ?? []);
   }
 
