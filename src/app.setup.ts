@@ -1,5 +1,4 @@
 import multipart from '@fastify/multipart';
-import { ValidationPipe } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
@@ -9,9 +8,10 @@ import { Logger } from 'nestjs-pino';
 import { version } from '../package.json';
 import { API_KEY_HEADER, API_KEY_QUERY } from './auth/strategies/api-key.strategy';
 import { AUTH_TOKEN_COOKIE, CSRF_HEADER } from './auth/session-cookies';
+import { onClientError, onFrameworkError } from './common/framework-errors';
 import { HttpExceptionFilter } from './common/http-exception.filter';
 import { openRequestContext } from './common/request-context';
-import { VALIDATION_OPTIONS } from './common/validation';
+import { RequestValidationPipe } from './common/validation';
 import { BYTE_SIZE, Environment } from './config/environment';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -28,6 +28,8 @@ export function createHttpAdapter(env: Environment): FastifyAdapter {
     genReqId: requestId,
     // HEAD /auth?logout=1 is a route of its own, not GET /auth without a body.
     exposeHeadRoutes: false,
+    frameworkErrors: onFrameworkError,
+    clientErrorHandler: onClientError,
   });
 }
 
@@ -57,7 +59,7 @@ export async function configureApp(app: NestFastifyApplication, env: Environment
   await app.register(multipart, {
     limits: { fileSize: env.MAX_UPLOAD_BYTES, files: 1, fields: 5, fieldSize: 1024, parts: 6 },
   });
-  app.useGlobalPipes(new ValidationPipe(VALIDATION_OPTIONS));
+  app.useGlobalPipes(new RequestValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter());
   setUpOpenApi(app);
 }

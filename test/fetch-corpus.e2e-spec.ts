@@ -27,10 +27,11 @@ function asMultiset(rows: Record<string, unknown>[]): string[] {
 
 /**
  * Invoices the demo data cannot hold: around a fixed day (2025-06-02, its boundaries
- * included) and in the days to come, made by another user than the seed's admin.
+ * included) and in the days to come, made by another user than the seed's admin: an
+ * administrator, who may create invoices already issued (InvoiceHooks).
  */
 async function addFixtures(t: TestApp): Promise<void> {
-  const { key } = await apiKeyUser(t);
+  const { key } = await apiKeyUser(t, { isAdmin: true });
   const post = async (name: string, properties: object) =>
     (
       await request(t.http)

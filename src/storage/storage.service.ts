@@ -21,6 +21,7 @@ import {
   StoredBytes,
 } from './backends/storage-backend';
 import { FileStore, VersionRecord } from './file.store';
+import { nulDetail } from '../common/validation';
 import { dispositionOf, isActiveContent, rangeOf, storedContentType } from './storage.http';
 
 /** POST /storage's answer: the version just stored. */
@@ -152,21 +153,28 @@ export class StorageService {
   ): Promise<VersionRecord> {
     const fields: Record<string, string> = {};
     let bytes: (StoredBytes & { filename: string; mimetype: string }) | undefined;
+    const parts = request.parts()[Symbol.asyncIterator]();
     try {
-      for await (const part of request.parts()) {
+      for (;;) {
+        const next = await parts.next().catch((error: unknown) => {
+          throw unreadableForm(error);
+        });
+        if (next.done) break;
+        const part = next.value;
         if (part.type === 'field') {
           if (!FORM_FIELDS.has(part.fieldname)) {
             throw new BadRequestException(
               `Unknown form field "${part.fieldname}": send file, id and name`,
             );
           }
-          fields[part.fieldname] = String(part.value);
+          fields[part.fieldname] = checked(part.fieldname, String(part.value));
           continue;
         }
         if (part.fieldname !== 'file' || bytes) {
           throw new BadRequestException('Send one file, in the form field "file"');
         }
-        // An id sent before the bytes is checked before they are stored.
+        // What came before the bytes is checked before they are stored.
+        if (fields.name === undefined) checked('The file name', part.filename ?? '');
         const fileKey = this.key(fields.id, 'id');
         if (
           fileKey !== undefined &&
@@ -174,17 +182,21 @@ export class StorageService {
         ) {
           throw new NotFoundException(`No file ${fileKey}`);
         }
-        const stored = await this.backend.write(part.file, tx);
+        // The part's stream fails when the form does (cut short, over the size limit): the
+        // client's error. Anything else failing the write (the disk) is the server's.
+        let formError: unknown;
+        part.file.once('error', (error) => (formError = error));
+        const stored = await this.backend.write(part.file, tx).catch((error: unknown) => {
+          const fromForm = formError ?? part.file.errored; // it may have failed before we listened
+          throw fromForm ? unreadableForm(fromForm) : error;
+        });
         bytes = { ...stored, filename: part.filename, mimetype: part.mimetype };
       }
-    } catch (error) {
-      throw asClientError(error);
+    } finally {
+      await parts.return?.(undefined); // as for-await does: the form is let go on any exit
     }
     if (!bytes) throw new BadRequestException('The form has no field "file": send the bytes in it');
     const name = fields.name ?? bytes.filename;
-    if (!name || name.length > MAX_NAME_LENGTH) {
-      throw new BadRequestException(`name must be 1 to ${MAX_NAME_LENGTH} characters`);
-    }
     const fileKey = this.key(fields.id, 'id');
     const newVersion = {
       name,
@@ -212,6 +224,15 @@ export class StorageService {
   }
 }
 
+/** A form field's text, or the file's name: text PostgreSQL can hold, a name of a sane length. */
+function checked(field: string, value: string): string {
+  if (value.includes('\0')) throw new BadRequestException(nulDetail(field));
+  if (field !== 'id' && (!value || value.length > MAX_NAME_LENGTH)) {
+    throw new BadRequestException(`${field} must be 1 to ${MAX_NAME_LENGTH} characters`);
+  }
+  return value;
+}
+
 function versionDto({
   version,
   name,
@@ -224,15 +245,21 @@ function versionDto({
 }
 
 /**
- * @fastify/multipart's refusals (a file over MAX_UPLOAD_BYTES: 413, too many parts, not
- * multipart) carry their status; they reach us as plain errors, not HttpExceptions.
+ * A form that could not be read. @fastify/multipart's refusals (a file over
+ * MAX_UPLOAD_BYTES: 413, too many parts, not multipart) carry their status; busboy's (a
+ * body cut short, a wrong or missing boundary) are plain errors, all the client's: 400.
  */
-function asClientError(error: unknown): unknown {
+function unreadableForm(error: unknown): HttpException {
+  if (error instanceof HttpException) return error;
   const { statusCode, code, message } = error as {
     statusCode?: number;
     code?: string;
     message?: string;
   };
-  if (error instanceof HttpException || !code?.startsWith('FST_') || !statusCode) return error;
-  return new HttpException({ detail: message ?? 'The upload was refused' }, statusCode);
+  if (code?.startsWith('FST_') && statusCode) {
+    return new HttpException({ detail: message ?? 'The upload was refused' }, statusCode);
+  }
+  return new BadRequestException(
+    `The form could not be read as multipart/form-data: ${message ?? 'malformed'}`,
+  );
 }

@@ -231,6 +231,43 @@ export function storageSuite(driver: 'fs' | 'db'): void {
       expect(wrongField.body.detail).toMatch(/form field "file"/);
     });
 
+    it('answers 400 to a form it cannot read, and stores nothing', async () => {
+      const name = `malformed-${randomUUID()}`;
+      const part = (boundary: string) =>
+        `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\n${name}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="m.bin"\r\n` +
+        `Content-Type: application/octet-stream\r\n\r\nsome bytes of the file`;
+      const filesBefore = driver === 'fs' ? await storedFiles(dataDir) : [];
+      for (const [contentType, body] of [
+        ['multipart/form-data; boundary=XX', part('XX')], // cut short
+        ['multipart/form-data; boundary=XX', `${part('XX')}\r\n--YY--\r\n`], // wrong end
+        ['multipart/form-data', `${part('XX')}\r\n--XX--\r\n`], // no boundary
+      ]) {
+        const response = await request(t.http)
+          .post('/storage')
+          .set('X-API-Key', key)
+          .set('Content-Type', contentType)
+          .send(Buffer.from(body))
+          .expect(400);
+        expect(response.body).toEqual({ detail: expect.stringMatching(/multipart\/form-data/) });
+      }
+      expect(await versionRows(name)).toHaveLength(0);
+      if (driver === 'fs') expect(await storedFiles(dataDir)).toEqual(filesBefore);
+    });
+
+    it('answers 400 naming the field to a NUL character in a name, and stores nothing', async () => {
+      const filesBefore = driver === 'fs' ? await storedFiles(dataDir) : [];
+      const bytes = randomBytes(64);
+      const byName = await upload(bytes, { name: 'a\u0000b' }).expect(400);
+      expect(byName.body.detail).toMatch(/^name contains a NUL character/);
+      const byFileName = await upload(bytes, { filename: 'a\u0000b.txt' }).expect(400);
+      expect(byFileName.body.detail).toMatch(/^The file name contains a NUL character/);
+      expect(
+        await t.dataSource.query(`SELECT 1 FROM file_version WHERE sha256 = $1`, [sha256(bytes)]),
+      ).toHaveLength(0);
+      if (driver === 'fs') expect(await storedFiles(dataDir)).toEqual(filesBefore);
+    });
+
     it('answers 413 above MAX_UPLOAD_BYTES and stores nothing', async () => {
       const name = `too-big-${randomUUID()}`;
       const response = await upload(Buffer.alloc(MAX_UPLOAD_BYTES + 1), { name });
@@ -319,6 +356,12 @@ export function storageSuite(driver: 'fs' | 'db'): void {
       });
     }
   });
+}
+
+/** The files under DATA_DIR/files, temporary ones included. */
+async function storedFiles(dataDir: string): Promise<string[]> {
+  const entries = await readdir(join(dataDir, 'files'), { recursive: true });
+  return entries.map(String).sort();
 }
 
 /** Sends the start of a multipart upload, then destroys the socket mid-file. */
