@@ -5,7 +5,7 @@ import { ConfigModule, ConfigService } from '@nestjs/config';
 import { LoggerModule } from 'nestjs-pino';
 import { AuthModule } from './auth/auth.module';
 import { CommonModule } from './common/common.module';
-import { REDACTED_LOG_PATHS, redactRequestUrl } from './common/log-redaction';
+import { REDACTED_LOG_PATHS, redactRequestUrl, serializeError } from './common/log-redaction';
 import { Environment, validateEnvironment } from './config/environment';
 import { DatabaseModule } from './database/database.module';
 import { DemoModule } from './demo/demo.module';
@@ -51,7 +51,7 @@ export class AppModule {
                 level,
                 genReqId: requestIdOf,
                 redact: REDACTED_LOG_PATHS,
-                serializers: { req: redactRequestUrl },
+                serializers: { req: redactRequestUrl, err: serializeError },
               },
               // Request lines are written at info: above it pino-http would still make
               // (serialise and redact) a logger per request that never writes a line.

@@ -1,6 +1,6 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { chmod, chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -11,88 +11,11 @@ import {
   stopLeftoverServer,
 } from '../src/database/embedded-postgres';
 import { assertBuilt, BUILT_SERVER, environmentWithout, runCli } from './helpers/child-process';
-import { freePort } from './helpers/free-port';
 import { isAlive, postmasterPid, waitFor } from './helpers/postmaster';
+import { logMessages, running, ServerProcess } from './helpers/server-process';
 
-const STARTUP_TIMEOUT_MS = 30_000;
 const SHUTDOWN_LIMIT_MS = 5_000;
-const LISTENING = /"msg":"Atrium listening on /;
-const PASSWORD_MESSAGE = /^Created user "admin" with password: (\S+)$/;
-
-/** The built server as `npm start` runs it, with its output kept for the assertions. */
-class ServerProcess {
-  output = '';
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-
-  private constructor(
-    readonly child: ChildProcess,
-    readonly url: string,
-  ) {
-    child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-    this.exited = new Promise((done) =>
-      child.once('exit', (code, signal) => done({ code, signal })),
-    );
-  }
-
-  static async start(env: NodeJS.ProcessEnv, cwd: string): Promise<ServerProcess> {
-    const port = await freePort();
-    const child = spawn(process.execPath, [BUILT_SERVER], {
-      cwd,
-      env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
-    });
-    const server = new ServerProcess(child, `http://127.0.0.1:${port}`);
-    running.add(server);
-    void server.exited.then(() => running.delete(server));
-    await server.listening();
-    return server;
-  }
-
-  get isRunning(): boolean {
-    return this.child.exitCode === null && this.child.signalCode === null;
-  }
-
-  async kill(signal: NodeJS.Signals): Promise<{ code: number | null; ms: number }> {
-    const started = Date.now();
-    this.child.kill(signal);
-    const { code } = await this.exited;
-    return { code, ms: Date.now() - started };
-  }
-
-  private listening(): Promise<void> {
-    return new Promise((done, fail) => {
-      const timer = setTimeout(
-        () => fail(new Error(`The server did not start:\n${this.output}`)),
-        STARTUP_TIMEOUT_MS,
-      );
-      const check = () => {
-        if (LISTENING.test(this.output)) {
-          clearTimeout(timer);
-          done();
-        }
-      };
-      this.child.stdout!.on('data', check);
-      void this.exited.then(({ code }) => {
-        clearTimeout(timer);
-        fail(new Error(`The server exited with code ${code} before listening:\n${this.output}`));
-      });
-    });
-  }
-}
-
-const running = new Set<ServerProcess>();
-
-/** The `msg` of each pino JSON line. */
-function logMessages(output: string): string[] {
-  return output.split('\n').flatMap((line) => {
-    try {
-      const { msg } = JSON.parse(line) as { msg?: unknown };
-      return typeof msg === 'string' ? [msg] : [];
-    } catch {
-      return [];
-    }
-  });
-}
+const PASSWORD_MESSAGE = /^Created user "admin"; its password is in (\S+): /;
 
 /**
  * One server's life on one embedded DATA_DIR, step by step: each test starts from the
@@ -152,19 +75,26 @@ describe('the built server as a process on its own embedded database', () => {
     await rm(workDir, { recursive: true, force: true });
   });
 
-  step('prints the random admin password once on first start, and it logs in', async () => {
-    server = await ServerProcess.start(env, workDir);
-    expect(logMessages(server.output)).toContain(
-      `Created the embedded PostgreSQL database in ${join(dataDir, 'pgdata')}`,
-    );
-    const passwordLines = logMessages(server.output).filter((msg) => PASSWORD_MESSAGE.test(msg));
-    expect(passwordLines).toHaveLength(1);
-    adminPassword = PASSWORD_MESSAGE.exec(passwordLines[0])![1];
-    expect(server.output.split(adminPassword)).toHaveLength(2);
+  step(
+    'writes the random admin password to a file of its own on first start, never to the log',
+    async () => {
+      server = await ServerProcess.start(env, workDir);
+      expect(logMessages(server.output)).toContain(
+        `Created the embedded PostgreSQL database in ${join(dataDir, 'pgdata')}`,
+      );
+      const passwordLines = logMessages(server.output).filter((msg) => PASSWORD_MESSAGE.test(msg));
+      expect(passwordLines).toHaveLength(1);
+      const passwordFile = PASSWORD_MESSAGE.exec(passwordLines[0])![1];
+      expect(passwordFile).toBe(join(dataDir, 'admin-password'));
+      expect(statSync(passwordFile).mode & 0o777).toBe(0o600);
+      adminPassword = (await readFile(passwordFile, 'utf8')).trim();
+      expect(adminPassword).toMatch(/^\S{20}$/);
+      expect(server.output).not.toContain(adminPassword);
 
-    const { body } = await logIn('admin', adminPassword).expect(200);
-    expect(body.userName).toBe('admin');
-  });
+      const { body } = await logIn('admin', adminPassword).expect(200);
+      expect(body.userName).toBe('admin');
+    },
+  );
 
   step('runs a PostgreSQL server process that listens on its socket only', async () => {
     const pid = postmasterPid(dataDir)!;
@@ -221,7 +151,7 @@ describe('the built server as a process on its own embedded database', () => {
       );
       expect(isAlive(orphan)).toBe(false);
       expect(postmasterPid(dataDir)).not.toBe(orphan);
-      expect(server.output).not.toMatch(/with password/);
+      expect(server.output).not.toMatch(/its password is in/);
       expect(server.output).not.toContain(adminPassword);
       const { body } = await request(server.url).get('/auth').set('X-API-Key', apiKey).expect(200);
       expect(body.userName).toBe('admin');
@@ -271,7 +201,7 @@ describe('the built server as a process on its own embedded database', () => {
       expect(existsSync(socketPath())).toBe(false);
 
       server = await ServerProcess.start(env, workDir);
-      expect(server.output).not.toMatch(/with password|Stopped the embedded PostgreSQL/);
+      expect(server.output).not.toMatch(/its password is in|Stopped the embedded PostgreSQL/);
       await logIn('server_down', 'down-pass-1').expect(200);
       await request(server.url).get('/auth').set('X-API-Key', apiKey).expect(200);
     },

@@ -1,4 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, SetMetadata } from '@nestjs/common';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { ConfigService } from '@nestjs/config';
 import { DiscoveryService } from '@nestjs/core';
 import { Environment } from '../config/environment';
@@ -20,6 +22,9 @@ export interface FirstBootHandler {
  * On an empty database: organization `Demo`, business unit `Main`, admin user `admin`;
  * then the `@OnFirstBoot()` providers (the demo data set).
  */
+/** Where a generated admin password is written, in DATA_DIR. */
+export const ADMIN_PASSWORD_FILE = 'admin-password';
+
 @Injectable()
 export class BootstrapService implements OnApplicationBootstrap {
   private readonly logger = new Logger(BootstrapService.name);
@@ -41,8 +46,15 @@ export class BootstrapService implements OnApplicationBootstrap {
     });
     if (!created) return;
     if (!configured) {
-      // Shown this once: only its hash is stored.
-      this.logger.warn(`Created user "${DEMO_ADMIN}" with password: ${password}`);
+      // Only its hash is stored, and no log line holds a password: it goes to a file
+      // only this OS user can read, as Jenkins does with its first password.
+      const file = resolve(this.config.get('DATA_DIR', { infer: true }), ADMIN_PASSWORD_FILE);
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, `${password}\n`, { mode: 0o600 });
+      await chmod(file, 0o600); // a file left from an earlier database keeps its mode
+      this.logger.warn(
+        `Created user "${DEMO_ADMIN}"; its password is in ${file}: sign in, change it, delete the file`,
+      );
     }
     for (const handler of this.firstBootHandlers()) await handler.onFirstBoot(created);
   }

@@ -1,0 +1,82 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { BUILT_SERVER } from './child-process';
+import { freePort } from './free-port';
+
+const STARTUP_TIMEOUT_MS = 30_000;
+const LISTENING = /"msg":"Atrium listening on /;
+
+/** The built server as `npm start` runs it, with its output kept for the assertions. */
+export class ServerProcess {
+  output = '';
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  private constructor(
+    readonly child: ChildProcess,
+    readonly url: string,
+  ) {
+    child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    this.exited = new Promise((done) =>
+      child.once('exit', (code, signal) => done({ code, signal })),
+    );
+  }
+
+  static async start(env: NodeJS.ProcessEnv, cwd: string, port?: number): Promise<ServerProcess> {
+    port ??= await freePort();
+    const child = spawn(process.execPath, [BUILT_SERVER], {
+      cwd,
+      env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    });
+    const server = new ServerProcess(child, `http://127.0.0.1:${port}`);
+    running.add(server);
+    void server.exited.then(() => running.delete(server));
+    await server.listening();
+    return server;
+  }
+
+  get isRunning(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  async kill(signal: NodeJS.Signals): Promise<{ code: number | null; ms: number }> {
+    const started = Date.now();
+    this.child.kill(signal);
+    const { code } = await this.exited;
+    return { code, ms: Date.now() - started };
+  }
+
+  private listening(): Promise<void> {
+    return new Promise((done, fail) => {
+      const timer = setTimeout(
+        () => fail(new Error(`The server did not start:\n${this.output}`)),
+        STARTUP_TIMEOUT_MS,
+      );
+      const check = () => {
+        if (LISTENING.test(this.output)) {
+          clearTimeout(timer);
+          done();
+        }
+      };
+      this.child.stdout!.on('data', check);
+      void this.exited.then(({ code }) => {
+        clearTimeout(timer);
+        fail(new Error(`The server exited with code ${code} before listening:\n${this.output}`));
+      });
+    });
+  }
+}
+
+/** Servers started and not yet exited: a suite's afterAll kills what is left. */
+export const running = new Set<ServerProcess>();
+
+/** The `msg` of each pino JSON line. */
+export function logMessages(output: string): string[] {
+  return output.split('\n').flatMap((line) => {
+    try {
+      const { msg } = JSON.parse(line) as { msg?: unknown };
+      return typeof msg === 'string' ? [msg] : [];
+    } catch {
+      return [];
+    }
+  });
+}
