@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createTestApp, createUser, login, TestApp } from './helpers/test-app';
+import { apiKeyFor, createTestApp, createUser, login, TestApp } from './helpers/test-app';
 
 describe('POST /auth/password', () => {
   let t: TestApp;
@@ -40,6 +40,45 @@ describe('POST /auth/password', () => {
       .post('/auth')
       .send({ user: user.userName, password: 'a-new-password' })
       .expect(200);
+  });
+
+  it('ends the user’s sessions when an administrator sets the password; API keys stay', async () => {
+    const user = await createUser(t);
+    const session = await login(t, user.userName, user.password);
+    const userKey = await apiKeyFor(t, user.key);
+    const admin = await createUser(t, { isAdmin: true });
+    const adminSession = await login(t, admin.userName, admin.password);
+    const adminKey = await apiKeyFor(t, admin.key);
+    const setPassword = (password: string, as = adminKey) =>
+      request(t.http)
+        .post(`/rest/entity/user/${user.key}`)
+        .set('X-API-Key', as)
+        .send({ properties: { password } });
+
+    // Another change leaves the sessions alone.
+    await request(t.http)
+      .post(`/rest/entity/user/${user.key}`)
+      .set('X-API-Key', adminKey)
+      .send({ properties: { full_name: 'Renamed' } })
+      .expect(200);
+    await request(t.http).get('/auth/api-keys').set('Cookie', session.cookie).expect(200);
+
+    await setPassword('set-by-an-admin').expect(200);
+    await request(t.http).get('/auth/api-keys').set('Cookie', session.cookie).expect(401);
+    await request(t.http).get('/auth/api-keys').set('X-API-Key', userKey).expect(200);
+    await request(t.http).get('/auth/api-keys').set('Cookie', adminSession.cookie).expect(200);
+    await login(t, user.userName, 'set-by-an-admin');
+
+    // An administrator setting their own password keeps the session doing it.
+    const otherAdminSession = await login(t, admin.userName, admin.password);
+    await request(t.http)
+      .post(`/rest/entity/user/${admin.key}`)
+      .set('Cookie', adminSession.cookie)
+      .set('X-CSRF-Token', adminSession.csrfToken)
+      .send({ properties: { password: 'admin-sets-own' } })
+      .expect(200);
+    await request(t.http).get('/auth/api-keys').set('Cookie', adminSession.cookie).expect(200);
+    await request(t.http).get('/auth/api-keys').set('Cookie', otherAdminSession.cookie).expect(401);
   });
 
   it('answers 400 when the confirmation differs, and changes nothing', async () => {

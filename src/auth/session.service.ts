@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Identity } from '../common/identity';
 import { Environment } from '../config/environment';
 import { IDENTITY_USER_COLUMNS, identityOf, IdentityUser } from './identity.mapper';
@@ -168,11 +168,16 @@ export class SessionService {
     );
   }
 
-  async endOthers(userKey: number, keepSessionKey?: number): Promise<void> {
-    await this.dataSource.query(
-      `DELETE FROM session WHERE id_user = $1 AND key IS DISTINCT FROM $2`,
-      [userKey, keepSessionKey ?? null],
-    );
+  /** Ends a user's sessions but one; in `manager`'s transaction when given (a user's update). */
+  async endOthers(
+    userKey: number,
+    keepSessionKey?: number,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    await manager.query(`DELETE FROM session WHERE id_user = $1 AND key IS DISTINCT FROM $2`, [
+      userKey,
+      keepSessionKey ?? null,
+    ]);
   }
 
   /** Replaces an old token; a concurrent rotation of the same token wins once. */

@@ -2,25 +2,37 @@ import { EntityHooks } from '../entity/entity.decorators';
 import { HookContext } from '../entity/entity-hooks';
 import { BusinessRuleError } from '../entity/entity.errors';
 import { hashPassword } from './password-hasher';
+import { SessionService } from './session.service';
 import { MIN_PASSWORD_LENGTH } from './user.service';
 
-/** `password` is write-only on the `user` entity type: it is stored as a hash, never as is. */
+/**
+ * `password` is write-only on the `user` entity type: it is stored as a hash, never as
+ * is. A new password, set by an administrator too, ends the user's sessions (but the
+ * caller's own), as `POST /auth/password` does: whoever held the old one is signed out.
+ */
 @EntityHooks('user')
 export class UserHooks {
-  onBeforeInsert(context: HookContext): Promise<void> {
+  constructor(private readonly sessions: SessionService) {}
+
+  async onBeforeInsert(context: HookContext): Promise<void> {
     if (context.entity.properties.password === undefined) {
       throw new BusinessRuleError('A new user needs a password', { propertyName: 'password' });
     }
-    return this.hashPassword(context);
+    await this.hashPassword(context);
   }
 
-  onBeforeUpdate(context: HookContext): Promise<void> {
-    return this.hashPassword(context);
+  async onBeforeUpdate(context: HookContext): Promise<void> {
+    if (!(await this.hashPassword(context))) return;
+    const { stored, identity, manager } = context;
+    const userKey = stored!.properties.key as number;
+    const own = identity.userKey === userKey ? identity.session?.key : undefined;
+    await this.sessions.endOthers(userKey, own, manager);
   }
 
-  private async hashPassword({ entity }: HookContext): Promise<void> {
+  /** True when the entity carried a new password. */
+  private async hashPassword({ entity }: HookContext): Promise<boolean> {
     const password = entity.properties.password;
-    if (password === undefined) return;
+    if (password === undefined) return false;
     delete entity.properties.password;
     if (typeof password !== 'string' || password.length < MIN_PASSWORD_LENGTH) {
       throw new BusinessRuleError(
@@ -29,5 +41,6 @@ export class UserHooks {
       );
     }
     entity.properties.password_hash = await hashPassword(password);
+    return true;
   }
 }
