@@ -104,6 +104,42 @@ describe('POST /auth and GET /auth', () => {
     expect(median(unknown)).toBeGreaterThan(median(wrong) / 3);
   });
 
+  describe('login CSRF', () => {
+    const formLogin = (headers: Record<string, string>) =>
+      request(t.http)
+        .post('/auth')
+        .set(headers)
+        .type('form')
+        .send({ user: 'admin', password: TEST_ADMIN_PASSWORD });
+
+    it.each([
+      [
+        'Sec-Fetch-Site: cross-site',
+        { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' },
+      ],
+      ['an Origin of another host, without Sec-Fetch-Site', { Origin: 'https://evil.example' }],
+      ['Origin: null (a sandboxed page)', { Origin: 'null' }],
+    ])('refuses a login from %s with 403, setting no cookie', async (_what, headers) => {
+      const response = await formLogin(headers).expect(403);
+      expect(response.body).toEqual({ detail: expect.stringMatching(/another site/) });
+      expect(response.headers['set-cookie']).toBeUndefined();
+    });
+
+    it.each([
+      ['same-origin', { 'Sec-Fetch-Site': 'same-origin' }],
+      [
+        'same-site (an SPA on a sibling host)',
+        { 'Sec-Fetch-Site': 'same-site', Origin: 'https://app.example' },
+      ],
+      ['a typed URL (none)', { 'Sec-Fetch-Site': 'none' }],
+      ['an Origin of this host', { Host: 'atrium.test:8443', Origin: 'https://atrium.test:8443' }],
+      ['a client that sends neither (curl)', {}],
+    ])('lets a login through from %s', async (_what, headers) => {
+      const response = await formLogin(headers).expect(200);
+      expect(response.headers['set-cookie']).toBeDefined();
+    });
+  });
+
   it('refuses an inactive user with the same 401', async () => {
     const { userName, password, key } = await createUser(t);
     await t.dataSource.query(`UPDATE "user" SET active = false WHERE key = $1`, [key]);

@@ -9,10 +9,12 @@ import {
   Query,
   Req,
   Res,
+  UseGuards,
 } from '@nestjs/common';
 import {
   ApiBody,
   ApiConsumes,
+  ApiForbiddenResponse,
   ApiHeader,
   ApiNoContentResponse,
   ApiOkResponse,
@@ -27,6 +29,7 @@ import { CsrfExempt, Public } from './auth.decorators';
 import { AuthService } from './auth.service';
 import { ChangePasswordDto } from './dto/change-password.dto';
 import { LoginDto } from './dto/login.dto';
+import { LoginOriginGuard } from './login-origin.guard';
 import { ServerInfoDto } from './dto/server-info.dto';
 import { ServerInfoService } from './server-info.service';
 import {
@@ -71,6 +74,7 @@ export class AuthController {
   @Post()
   @Public()
   @CsrfExempt()
+  @UseGuards(LoginOriginGuard)
   @HttpCode(200)
   @ApiConsumes('application/json', FORM)
   @ApiBody({ type: LoginDto, required: false })
@@ -82,6 +86,7 @@ export class AuthController {
   })
   @ApiOkResponse({ type: ServerInfoDto, description: 'Sets the three session cookies' })
   @ApiUnauthorizedResponse({ description: 'Invalid user or password' })
+  @ApiForbiddenResponse({ description: 'Sent by a page of another site (login CSRF)' })
   @ApiTooManyRequestsResponse({ description: 'Too many failed attempts; see Retry-After' })
   async login(
     @Body() body: unknown,
