@@ -1,55 +1,111 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { InjectDataSource } from '@nestjs/typeorm';
+import {
+  IRateLimiterPostgresOptions,
+  RateLimiterPostgres,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
+import { DataSource } from 'typeorm';
 import { TooManyAttemptsException } from '../common/errors';
 import { Environment } from '../config/environment';
 
+/** The table of the LoginLimit migration. */
+const TABLE = 'login_limit';
+/** rate-limiter-flexible keeps points in an int4 column: a count that never blocks. */
+const UNLIMITED = 2 ** 31 - 1;
+
 /**
- * Counts failed logins per user name and per client address; past the limit, logins
- * are refused with 429 until the window passes, even with the right password. Counts
- * are per process (a cluster of n instances allows up to n times the limit).
+ * Failed logins, counted in PostgreSQL so that every instance on the database shares
+ * them, as OWASP's authentication guidance has it:
+ * - per user name *and* address, and per address: past the limit, 429 until the window
+ *   passes, even with the right password;
+ * - per user name alone only a progressive delay: after some failures from anywhere,
+ *   attempts at that user are spaced 1, 2, 4 … seconds apart (up to a maximum), so that
+ *   guessing one password from many addresses is slow, while a stranger who knows the
+ *   name can make its owner wait seconds, not lock them out.
+ * Every attempt counts before the password is checked, so guesses sent in parallel cannot
+ * all pass a check none of them has been counted against yet; a success clears the
+ * user's counts.
  */
 @Injectable()
 export class LoginThrottleService {
-  private readonly perUser: RateLimiterMemory;
-  private readonly perAddress: RateLimiterMemory;
+  private readonly perUserAndAddress: RateLimiterPostgres;
+  private readonly perAddress: RateLimiterPostgres;
+  private readonly userFailures: RateLimiterPostgres;
+  /** One attempt at a user per delay: a key that lives as long as the delay. */
+  private readonly userDelay: RateLimiterPostgres;
+  private readonly failuresBeforeDelay: number;
+  private readonly maxDelaySeconds: number;
 
-  constructor(config: ConfigService<Environment, true>) {
+  constructor(
+    config: ConfigService<Environment, true>,
+    @InjectDataSource() dataSource: DataSource,
+  ) {
     const duration = config.get('LOGIN_FAILURE_WINDOW_SECONDS', { infer: true });
-    this.perUser = new RateLimiterMemory({
-      keyPrefix: 'login-user',
-      points: config.get('LOGIN_MAX_FAILURES_PER_USER', { infer: true }),
-      duration,
+    const limiter = (options: Partial<IRateLimiterPostgresOptions> & { points: number }) =>
+      new RateLimiterPostgres({
+        storeClient: dataSource,
+        storeType: 'typeorm',
+        tableName: TABLE,
+        tableCreated: true,
+        clearExpiredByTimeout: false,
+        duration,
+        ...options,
+      });
+    this.perUserAndAddress = limiter({
+      keyPrefix: 'user-address',
+      points: config.get('LOGIN_MAX_FAILURES_PER_USER_AND_ADDRESS', { infer: true }),
+      // One of the four sweeps the shared table of expired rows, every five minutes.
+      clearExpiredByTimeout: true,
     });
-    this.perAddress = new RateLimiterMemory({
-      keyPrefix: 'login-address',
+    this.perAddress = limiter({
+      keyPrefix: 'address',
       points: config.get('LOGIN_MAX_FAILURES_PER_ADDRESS', { infer: true }),
-      duration,
     });
+    this.userFailures = limiter({ keyPrefix: 'user', points: UNLIMITED });
+    this.userDelay = limiter({ keyPrefix: 'user-delay', points: 1 });
+    this.failuresBeforeDelay = config.get('LOGIN_USER_FAILURES_BEFORE_DELAY', { infer: true });
+    this.maxDelaySeconds = config.get('LOGIN_USER_MAX_DELAY_SECONDS', { infer: true });
   }
 
-  /**
-   * Counts this attempt before the password is checked, so guesses sent in parallel
-   * cannot all pass a check that none of them has been counted against yet.
-   */
+  /** Counts an attempt at `userName` from `address`; 429 with Retry-After when it must wait. */
   async consumeAttempt(userName: string, address: string): Promise<void> {
-    const outcomes = await Promise.allSettled([
-      this.perUser.consume(userName),
+    const counted = await this.userFailures.consume(userName);
+    const delay = this.delaySeconds(counted.consumedPoints - 1);
+    await refusedWhenLimited([
+      this.perUserAndAddress.consume(`${userName}\n${address}`),
       this.perAddress.consume(address),
+      ...(delay > 0 ? [this.userDelay.consume(userName, 1, { customDuration: delay })] : []),
     ]);
-    const blockedMs: number[] = [];
-    for (const outcome of outcomes) {
-      if (outcome.status === 'fulfilled') continue;
-      if (!(outcome.reason instanceof RateLimiterRes)) throw outcome.reason;
-      blockedMs.push(Math.max(outcome.reason.msBeforeNext, 1000));
-    }
-    if (blockedMs.length > 0) {
-      throw new TooManyAttemptsException(Math.ceil(Math.max(...blockedMs) / 1000));
-    }
   }
 
-  /** A success is not a failure: the user's count starts again, the address gets its point back. */
+  /** A success is not a failure: the user's counts start again, the address gets its point back. */
   async recordSuccess(userName: string, address: string): Promise<void> {
-    await Promise.all([this.perUser.delete(userName), this.perAddress.reward(address, 1)]);
+    await Promise.all([
+      this.userFailures.delete(userName),
+      this.userDelay.delete(userName),
+      this.perUserAndAddress.delete(`${userName}\n${address}`),
+      this.perAddress.reward(address, 1),
+    ]);
+  }
+
+  /** The wait before the next attempt at a user after `failures` failures. */
+  private delaySeconds(failures: number): number {
+    const beyond = failures - this.failuresBeforeDelay;
+    return beyond < 0 ? 0 : Math.min(2 ** beyond, this.maxDelaySeconds);
+  }
+}
+
+/** 429 when any limiter refused, with the longest wait any of them asks for. */
+async function refusedWhenLimited(checks: Promise<unknown>[]): Promise<void> {
+  const blockedMs: number[] = [];
+  for (const outcome of await Promise.allSettled(checks)) {
+    if (outcome.status === 'fulfilled') continue;
+    if (!(outcome.reason instanceof RateLimiterRes)) throw outcome.reason;
+    blockedMs.push(Math.max(outcome.reason.msBeforeNext, 1000));
+  }
+  if (blockedMs.length > 0) {
+    throw new TooManyAttemptsException(Math.ceil(Math.max(...blockedMs) / 1000));
   }
 }

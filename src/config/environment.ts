@@ -109,8 +109,10 @@ export class Environment {
   /** A few seconds at most: a revocation elsewhere must take effect soon. */
   @IsInt() @Min(0) @Max(30) API_KEY_CACHE_SECONDS: number = 5;
 
-  @IsInt() @Min(1) LOGIN_MAX_FAILURES_PER_USER: number = 5;
+  @IsInt() @Min(1) LOGIN_MAX_FAILURES_PER_USER_AND_ADDRESS: number = 5;
   @IsInt() @Min(1) LOGIN_MAX_FAILURES_PER_ADDRESS: number = 20;
+  @IsInt() @Min(0) LOGIN_USER_FAILURES_BEFORE_DELAY: number = 5;
+  @IsInt() @Min(1) LOGIN_USER_MAX_DELAY_SECONDS: number = 60;
   @IsInt() @Min(1) LOGIN_FAILURE_WINDOW_SECONDS: number = 900;
 }
 

@@ -3,6 +3,7 @@ import { DemoDomain1795334775838 } from './1795334775838-DemoDomain';
 import { ServerSecret1795350000000 } from './1795350000000-ServerSecret';
 import { Storage1795360786207 } from './1795360786207-Storage';
 import { OpenId1795362652215 } from './1795362652215-OpenId';
+import { LoginLimit1795400000000 } from './1795400000000-LoginLimit';
 
 /** Listed, not globbed, so the same list works compiled, under ts-jest and in the CLI. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   ServerSecret1795350000000,
   Storage1795360786207,
   OpenId1795362652215,
+  LoginLimit1795400000000,
 ];
