@@ -49,6 +49,10 @@ export class Environment {
    * migrations at boot included (0: never), on the embedded server as on any other.
    */
   @IsInt() @Min(0) STATEMENT_TIMEOUT_MS: number = 10_000;
+  /** FETCH queries and workflows one user may run at once (StatementSlots). */
+  @IsInt() @Min(1) STATEMENTS_PER_USER: number = 2;
+  /** Pool connections FETCH queries and workflows leave to every other request. */
+  @IsInt() @Min(0) DATABASE_POOL_RESERVED: number = 2;
   @IsString() DATA_DIR: string = './data';
   /** Where uploaded bytes go: `fs` (DATA_DIR/files) or `db` (PostgreSQL, shared by instances). */
   @IsIn(STORAGE_DRIVERS) STORAGE_DRIVER: StorageDriver = 'fs';

@@ -11,6 +11,7 @@ import { FetchSyntaxError } from './fetch.errors';
 import { FetchSyntaxException } from './fetch.exceptions';
 import { queryFromJson } from './fetch.json';
 import { cursorBinding, FetchCursors } from './fetch.paging';
+import { StatementSlots } from '../database/statement-slots';
 import { parseFetch } from './fetch.parser';
 import { printFetch } from './fetch.printer';
 import { EntityQuery, FetchDocument } from './fetch.tree';
@@ -49,6 +50,7 @@ export class FetchService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly registry: EntityRegistry,
     private readonly cursors: FetchCursors,
+    private readonly slots: StatementSlots,
     private readonly context: RequestContext,
     config: ConfigService<Environment, true>,
   ) {
@@ -86,7 +88,12 @@ export class FetchService {
       options.cursor !== undefined ? await this.cursors.open(binding(), options.cursor) : undefined;
     const compiled = this.compile(query, identity, { count: options.count, after });
     const compiledAt = performance.now();
-    const raw = await this.execute(compiled, options.manager ?? this.dataSource.manager);
+    // Inside a workflow the workflow's turn is the query's; a request's query takes its own.
+    const raw = options.manager
+      ? await this.execute(compiled, options.manager)
+      : await this.slots.run(identity.userKey, () =>
+          this.execute(compiled, this.dataSource.manager),
+        );
     const result: FetchResult = {
       rows: raw,
       timing: { compile: compiledAt - started, database: performance.now() - compiledAt },

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Identity } from '../common/identity';
 import { RequestContext } from '../common/request-context';
+import { StatementSlots } from '../database/statement-slots';
 import { translateDatabaseError } from '../entity/database-errors';
 import { bindArguments } from './workflow.arguments';
 import { ArgumentDefinition } from './workflow.decorators';
@@ -27,6 +28,7 @@ export class WorkflowService {
     private readonly registry: WorkflowRegistry,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly context: RequestContext,
+    private readonly slots: StatementSlots,
   ) {}
 
   list(): WorkflowDescription[] {
@@ -57,9 +59,11 @@ export class WorkflowService {
     const args = bindArguments(method, body);
     let result: unknown;
     try {
-      result = await this.context.runWorkflow(`${workflow}.${methodName}`, () =>
-        this.dataSource.transaction(async (manager) =>
-          method.run(...args, { manager, identity } satisfies WorkflowContext),
+      result = await this.slots.run(identity.userKey, () =>
+        this.context.runWorkflow(`${workflow}.${methodName}`, () =>
+          this.dataSource.transaction(async (manager) =>
+            method.run(...args, { manager, identity } satisfies WorkflowContext),
+          ),
         ),
       );
     } catch (error) {
