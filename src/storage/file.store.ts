@@ -105,4 +105,13 @@ export class FileStore {
     );
     return row;
   }
+
+  /** Which of these bytes a version of any organization names, on `driver`. */
+  async recordedBlobs(driver: StorageDriver, sha256s: string[]): Promise<Set<string>> {
+    const rows: { sha256: string }[] = await this.dataSource.query(
+      `SELECT DISTINCT sha256 FROM file_version WHERE driver = $1 AND sha256 = ANY($2::text[])`,
+      [driver, sha256s],
+    );
+    return new Set(rows.map((row) => row.sha256));
+  }
 }

@@ -6,6 +6,7 @@ import { Sha256Hasher } from './backends/sha256.hasher';
 import { STORAGE_BACKENDS } from './backends/storage-backend';
 import { STORAGE_ENTITIES } from './entities';
 import { FileStore } from './file.store';
+import { OrphanSweeper } from './orphan-sweeper';
 import { StorageController } from './storage.controller';
 import { StorageService } from './storage.service';
 
@@ -25,6 +26,7 @@ import { StorageService } from './storage.service';
     },
     FileStore,
     StorageService,
+    OrphanSweeper,
   ],
 })
 export class StorageModule {}

@@ -18,9 +18,12 @@ export function isAlive(pid: number): boolean {
   return !existsSync(stat) || !/^\d+ \(.*\) Z/.test(readFileSync(stat, 'utf8'));
 }
 
-export async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  ms = 5000,
+): Promise<void> {
   const until = Date.now() + ms;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > until) throw new Error(`timed out after ${ms} ms waiting for ${condition}`);
     await new Promise((done) => setTimeout(done, 20));
   }

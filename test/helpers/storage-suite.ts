@@ -1,9 +1,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import request from 'supertest';
 import {
   apiKeyFor,
@@ -25,6 +26,7 @@ const binary: Parameters<request.Test['parse']>[0] = (response, done) => {
   stream.on('end', () => done(null, Buffer.concat(chunks)));
 };
 
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /** The e2e suite of /storage, run once per backend (storage-fs and storage-db). */
@@ -347,6 +349,49 @@ export function storageSuite(driver: 'fs' | 'db'): void {
     });
 
     if (driver === 'fs') {
+      it('removes bytes no version names once they are older than the grace, when it starts', async () => {
+        const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
+        const orphan = async (bytes: Buffer, at?: Date) => {
+          const path = join(dataDir, 'files', sha256(bytes).slice(0, 2), sha256(bytes));
+          await mkdir(dirname(path), { recursive: true });
+          await writeFile(path, bytes);
+          if (at) await utimes(path, at, at);
+          return path;
+        };
+        // What a crash between the rename and the record leaves, an hour ago and just now.
+        const stale = await orphan(randomBytes(1000), hourAgo);
+        const fresh = await orphan(randomBytes(1000));
+        // Recorded bytes, however old, and stale bytes a new upload finds and uses.
+        const kept = randomBytes(1000);
+        const { body: keptFile } = await upload(kept).expect(201);
+        await utimes(
+          join(dataDir, 'files', sha256(kept).slice(0, 2), sha256(kept)),
+          hourAgo,
+          hourAgo,
+        );
+        const reused = randomBytes(1000);
+        const reusedPath = await orphan(reused, hourAgo);
+        const { body: reusedFile } = await upload(reused).expect(201);
+
+        const restarted = await createSecondTestApp({ STORAGE_DRIVER: 'fs', DATA_DIR: dataDir });
+        try {
+          const deadline = Date.now() + 5000;
+          while (existsSync(stale) && Date.now() < deadline) await sleep(50);
+          expect(existsSync(stale)).toBe(false);
+          expect(existsSync(fresh)).toBe(true);
+          expect(existsSync(reusedPath)).toBe(true);
+          for (const [file, bytes] of [
+            [keptFile, kept],
+            [reusedFile, reused],
+          ] as const) {
+            const { body } = await download(`id=${file.id}`).expect(200);
+            expect(Buffer.compare(body, bytes)).toBe(0);
+          }
+        } finally {
+          await restarted.close();
+        }
+      });
+
       it('removes temporary files a crash left behind when it starts', async () => {
         const leftover = join(dataDir, 'files', 'tmp', randomUUID());
         await writeFile(leftover, 'half an upload');
