@@ -77,7 +77,9 @@ describe('concurrent clients of two organizations', () => {
   const pick = <T>(values: T[], seed: number): T => values[seed % values.length];
 
   beforeAll(async () => {
-    t = await createTestApp({ DATABASE_POOL_SIZE: '10' });
+    // An organization's clients are one user here: its share of FETCH turns must not
+    // refuse them, as it would for one user sending ten at once (statement-slots suite).
+    t = await createTestApp({ DATABASE_POOL_SIZE: '10', STATEMENTS_PER_USER: String(CLIENTS) });
     await t.app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(t.http.address() as AddressInfo).port}`;
 

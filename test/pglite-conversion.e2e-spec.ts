@@ -46,16 +46,32 @@ async function snapshot(query: (sql: string) => Promise<{ rows: unknown[] }>): P
   return rows;
 }
 
+/** The statements of the PGlite era's migrations, as they would run. */
+async function pgliteEraStatements(): Promise<string[]> {
+  const statements: string[] = [];
+  const recorder = { query: async (sql: string) => void statements.push(sql) };
+  for (const Migration of MIGRATIONS.filter((m) => PGLITE_ERA_MIGRATIONS.includes(m.name))) {
+    await new Migration().up(recorder as QueryRunner);
+  }
+  return statements;
+}
+
+/** The rows of the tables a PGlite-era database had: later migrations made the others. */
+async function ofPgliteEraTables(rows: Rows): Promise<Rows> {
+  const tables = (await pgliteEraStatements()).flatMap(
+    (sql) => /^CREATE TABLE "(\w+)"/.exec(sql)?.slice(1) ?? [],
+  );
+  return Object.fromEntries(Object.entries(rows).filter(([name]) => tables.includes(name)));
+}
+
 /**
  * A DATA_DIR as Atrium wrote it while its embedded database was PGlite: PGlite's files,
  * the schema of that era's migrations, and a copy of a real data set (the demo data, a
  * user's API key, a stored file) taken from this suite's database.
  */
 async function writePgliteDataDir(dataDir: string, rows: Rows): Promise<void> {
-  const statements: string[] = [];
-  const recorder = { query: async (sql: string) => void statements.push(sql) };
+  const statements = await pgliteEraStatements();
   const migrations = MIGRATIONS.filter((m) => PGLITE_ERA_MIGRATIONS.includes(m.name));
-  for (const Migration of migrations) await new Migration().up(recorder as QueryRunner);
   const fixture = join(dataDir, '..', 'fixture.json');
   await writeFile(
     fixture,
@@ -93,7 +109,9 @@ describe('upgrading a DATA_DIR that holds a PGlite database', () => {
       .attach('file', fileBytes, { filename: 'kept.bin' })
       .expect(201);
     fileId = stored.body.id;
-    before = await snapshot((sql) => t.dataSource.query(sql).then((rows) => ({ rows })));
+    before = await ofPgliteEraTables(
+      await snapshot((sql) => t.dataSource.query(sql).then((rows) => ({ rows }))),
+    );
     await t.close();
 
     workDir = await mkdtemp(join(tmpdir(), 'atr-'));
