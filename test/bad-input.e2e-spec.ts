@@ -149,6 +149,14 @@ describe('bad input', () => {
       }
     });
 
+    it('answers an unknown route with 404 without repeating its URL', async () => {
+      const { body } = await request(t.http)
+        .post('/auth/apikey?apiKey=atr_secret_value')
+        .set('X-API-Key', key)
+        .expect(404);
+      expect(body).toEqual({ detail: 'No route matches this method and path' });
+    });
+
     it('answers a path parameter over the limit with 414', async () => {
       const long = '1'.repeat(5000);
       const { body } = await request(t.http).get(`/rest/entity/account/${long}`).expect(414);

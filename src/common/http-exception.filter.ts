@@ -5,6 +5,7 @@ import {
   HttpException,
   HttpStatus,
   Logger,
+  NotFoundException,
 } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -35,6 +36,14 @@ export class HttpExceptionFilter implements ExceptionFilter {
     exception: unknown,
     request: FastifyRequest,
   ): { status: number; body: object; headers: Record<string, string> } {
+    if (isUnknownRoute(exception, request)) {
+      // Nest's own says `Cannot GET <the whole URL>`: no answer repeats the request.
+      return {
+        status: 404,
+        body: { detail: 'No route matches this method and path' },
+        headers: {},
+      };
+    }
     if (exception instanceof HttpException) {
       const response = exception.getResponse();
       const detail = typeof response === 'string' ? response : detailOf(response);
@@ -50,6 +59,13 @@ export class HttpExceptionFilter implements ExceptionFilter {
       headers: {},
     };
   }
+}
+
+function isUnknownRoute(exception: unknown, request: FastifyRequest): boolean {
+  return (
+    exception instanceof NotFoundException &&
+    exception.message === `Cannot ${request.method} ${request.url}`
+  );
 }
 
 function detailOf(response: object): string {
