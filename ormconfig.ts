@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { ACCESS_ENTITIES } from './src/access/entities';
 import { AUTH_ENTITIES } from './src/auth/entities';
 import { buildDataSourceOptions } from './src/database/data-source.options';
 import { DEMO_ENTITIES } from './src/demo/entities';
@@ -10,6 +11,6 @@ if (!url) throw new Error('Set DATABASE_URL to the PostgreSQL server the TypeORM
 
 export default new DataSource({
   ...buildDataSourceOptions({ url, poolSize: 2 }),
-  entities: [...AUTH_ENTITIES, ...DEMO_ENTITIES, ...STORAGE_ENTITIES],
+  entities: [...AUTH_ENTITIES, ...ACCESS_ENTITIES, ...DEMO_ENTITIES, ...STORAGE_ENTITIES],
   migrationsRun: false,
 });

@@ -26,7 +26,7 @@ const { Pool, types } = require('pg');
 const Big = require('big.js');
 const { parseCookie, stringifySetCookie } = require('cookie');
 const { version } = require('../package.json');
-const { COMPILED: FETCH_COMPILED } = require('./fetch-queries');
+const { COMPILED: FETCH_COMPILED, SqlParameters } = require('./fetch-queries');
 
 // As src/database/pg-types.ts: int8 keys leave the API as JSON numbers.
 types.setTypeParser(20, (text) => {
@@ -257,16 +257,63 @@ const INVOICE = {
 };
 const LOOKUP_TYPES = { account: { name: 'account' }, product: { name: 'product' } };
 
+/**
+ * src/access/access.scope.ts, for the baseline's two kinds of caller: the administrator
+ * reaches its organization; any other caller is the bench's user whose roles give every
+ * type at business_unit_tree depth, so it reaches its unit and the units below. The unit
+ * tree is cached per unit, as the app caches it; the baseline reads no roles (the app
+ * reads them once per user, then holds them).
+ */
+const unitTrees = new Map();
+const UNIT_TREE_SQL = `WITH RECURSIVE tree AS (
+         SELECT key FROM business_unit WHERE key = $1 AND id_organization = $2
+         UNION
+         SELECT b.key FROM business_unit b JOIN tree t ON b.id_parent_business_unit = t.key
+       ) SELECT key FROM tree`;
+
+async function scopeOf(identity) {
+  if (identity.isAdmin) return { identity };
+  let tree = unitTrees.get(identity.businessUnitKey);
+  if (!tree) {
+    tree = pool
+      .query(UNIT_TREE_SQL, [identity.businessUnitKey, identity.organizationKey])
+      .then(({ rows }) => rows.map((row) => Number(row.key)));
+    unitTrees.set(identity.businessUnitKey, tree);
+  }
+  return { identity, unitTree: await tree };
+}
+
+/** AccessScope.rows: the rows of a table alias the caller reaches. */
+function rowsSql(scope, alias, params) {
+  const column = (name) => `${alias}.${quote(name)}`;
+  const organization = `${column('id_organization')} = ${params.bind(scope.identity.organizationKey, 'int8')}`;
+  if (!scope.unitTree) return organization;
+  return `${organization} AND ${column('id_business_unit')} = ANY(${params.bind(scope.unitTree, 'int8[]')})`;
+}
+
 // src/entity/entity.store.ts: the same statements, built the same way.
 const quote = (identifier) => `"${identifier.replace(/"/g, '""')}"`;
 const selectList = (type) => [...type.properties.keys()].map(quote).join(', ');
 
-const FIND_INVOICE_SQL = `SELECT ${selectList(INVOICE)} FROM ${quote(INVOICE.name)}
-        WHERE key = $1 AND id_organization = $2`;
-const FIND_LINES_SQL = `SELECT ${selectList(INVOICE_LINE)} FROM ${quote(INVOICE_LINE.name)}
-        WHERE ${quote('id_invoice')} = ANY($1::int8[]) AND id_organization = $2 ORDER BY key`;
-const existingKeysSql = (type) =>
-  `SELECT key FROM ${quote(type.name)} WHERE key = ANY($1::int8[]) AND id_organization = $2`;
+function findInvoice(key, scope) {
+  const params = new SqlParameters();
+  const sql = `SELECT ${selectList(INVOICE)} FROM ${quote(INVOICE.name)} t
+        WHERE t.key = ${params.bind(key, 'int8')} AND ${rowsSql(scope, 't', params)}`;
+  return [sql, params.values];
+}
+function findLines(invoiceKeys, scope) {
+  const params = new SqlParameters();
+  const sql = `SELECT ${selectList(INVOICE_LINE)} FROM ${quote(INVOICE_LINE.name)} t
+        WHERE t.${quote('id_invoice')} = ANY(${params.bind(invoiceKeys, 'int8[]')})
+          AND ${rowsSql(scope, 't', params)} ORDER BY t.key`;
+  return [sql, params.values];
+}
+function readableKeys(type, keys, scope) {
+  const params = new SqlParameters();
+  const sql = `SELECT t.key FROM ${quote(type.name)} t
+        WHERE t.key = ANY(${params.bind(keys, 'int8[]')}) AND ${rowsSql(scope, 't', params)}`;
+  return [sql, params.values];
+}
 
 /** EntityStore.insert: one multi-row INSERT, keys returned in order. */
 async function insertRows(client, type, rows, owner) {
@@ -398,7 +445,7 @@ function parseEnvelope(type, body, path = type.name) {
 }
 
 /** src/entity/lookups.ts checkLookups: one query per target type. */
-async function checkLookups(client, type, record, organizationKey) {
+async function checkLookups(client, type, record, scope) {
   const uses = [];
   const collect = (t, r, path) => {
     for (const [name, value] of Object.entries(r.properties)) {
@@ -417,10 +464,9 @@ async function checkLookups(client, type, record, organizationKey) {
   const byTarget = new Map();
   for (const use of uses) byTarget.set(use.target, [...(byTarget.get(use.target) ?? []), use]);
   for (const [target, targetUses] of byTarget) {
-    const { rows } = await client.query(existingKeysSql(LOOKUP_TYPES[target]), [
-      [...new Set(targetUses.map((u) => u.key))],
-      organizationKey,
-    ]);
+    const { rows } = await client.query(
+      ...readableKeys(LOOKUP_TYPES[target], [...new Set(targetUses.map((u) => u.key))], scope),
+    );
     const existing = new Set(rows.map((row) => row.key));
     const missing = targetUses.find((use) => !existing.has(use.key));
     if (missing) throw invalid(missing.path, `no ${target} with key ${missing.key}`);
@@ -467,11 +513,11 @@ async function readInvoice(request, response, key) {
   if (!/^-?\d+$/.test(key)) {
     throw new HttpError(400, { detail: 'Validation failed (numeric string is expected)' });
   }
-  const organizationKey = identity.organizationKey;
-  const { rows } = await pool.query(FIND_INVOICE_SQL, [Number(key), organizationKey]);
+  const scope = await scopeOf(identity);
+  const { rows } = await pool.query(...findInvoice(Number(key), scope));
   if (!rows[0]) throw new HttpError(404, { detail: `invoice ${key} not found` });
   const invoice = { entity_name: 'invoice', properties: normalise(rows[0]), children: {} };
-  const lines = await pool.query(FIND_LINES_SQL, [[invoice.properties.key], organizationKey]);
+  const lines = await pool.query(...findLines([invoice.properties.key], scope));
   invoice.children.invoice_invoice_line = lines.rows.map((row) => ({
     entity_name: 'invoice_line',
     properties: normalise(row),
@@ -530,7 +576,7 @@ async function createInvoice(request, response) {
   let key;
   try {
     await client.query('START TRANSACTION');
-    await checkLookups(client, INVOICE, invoice, identity.organizationKey);
+    await checkLookups(client, INVOICE, invoice, await scopeOf(identity));
     runInvoiceHooks(invoice);
     [key] = await insertRows(client, INVOICE, [columnsOf(INVOICE, invoice)], identity);
     const lines = invoice.children.invoice_invoice_line ?? [];
@@ -551,7 +597,17 @@ async function createInvoice(request, response) {
 }
 
 /** The SQL of invoicing.summary (src/demo/invoicing.workflow.ts), as the app compiles it. */
-const SUMMARY_SQL = `SELECT t0."key" AS "account", count(t1."key") AS "count", sum(t1."total") AS "total" FROM "account" t0 LEFT JOIN "invoice" t1 ON t1."id_account" = t0."key" AND t1."id_organization" = $1::int8 AND (t1."issue_date" BETWEEN $3::timestamptz AND $4::timestamptz OR t1."date_created" BETWEEN $5::timestamptz AND $6::timestamptz) WHERE t0."id_organization" = $1::int8 AND (t0."key" = $2::int8) GROUP BY t0."key" LIMIT $7::int8`;
+function summarySql(scope, accountKey, range) {
+  const params = new SqlParameters();
+  const account = rowsSql(scope, 't0', params);
+  const key = params.bind(accountKey, 'int8');
+  const invoice = rowsSql(scope, 't1', params);
+  const [from, to] = range.map((at) => params.bind(at, 'timestamptz'));
+  const [from2, to2] = range.map((at) => params.bind(at, 'timestamptz'));
+  const limit = params.bind(5000, 'int8');
+  const sql = `SELECT t0."key" AS "account", count(t1."key") AS "count", sum(t1."total") AS "total" FROM "account" t0 LEFT JOIN "invoice" t1 ON t1."id_account" = t0."key" AND ${invoice} AND (t1."issue_date" BETWEEN ${from} AND ${to} OR t1."date_created" BETWEEN ${from2} AND ${to2}) WHERE ${account} AND (t0."key" = ${key}) GROUP BY t0."key" LIMIT ${limit}`;
+  return [sql, params.values];
+}
 const DATETIME_ARGUMENT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 
 /**
@@ -571,13 +627,7 @@ async function invoicingSummary(request, response) {
   let rows;
   try {
     await client.query('START TRANSACTION');
-    ({ rows } = await client.query(SUMMARY_SQL, [
-      identity.organizationKey,
-      accountKey,
-      ...range,
-      ...range,
-      5000,
-    ]));
+    ({ rows } = await client.query(...summarySql(await scopeOf(identity), accountKey, range)));
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK');
@@ -598,7 +648,9 @@ async function runFetch(request, response) {
   if (!identity) throw new HttpError(401, { detail: 'Authentication required' });
   const compiled = FETCH_COMPILED[await readBody(request)];
   if (!compiled) throw new HttpError(400, { detail: 'The baseline knows only the bench queries' });
-  const { rows } = await pool.query(compiled.sql, compiled.params(identity.organizationKey));
+  const scope = await scopeOf(identity);
+  const { sql, params } = compiled.compile((alias, bound) => rowsSql(scope, alias, bound));
+  const { rows } = await pool.query(sql, params);
   for (const row of rows) for (const name of compiled.hidden) delete row[name];
   sendJson(response, 200, rows);
 }

@@ -173,11 +173,12 @@ async function request(base, method, urlPath, { headers = {}, body } = {}) {
   return { status: response.status, headers: response.headers, text };
 }
 
-/** Logs in as admin (ADMIN_PASSWORD) and creates an API key. */
-async function signIn(app) {
-  const login = await request(app.base, 'POST', '/auth', {
-    body: { user: 'admin', password: ADMIN_PASSWORD },
-  });
+/**
+ * Logs in (as admin by default) and creates an API key; `signInAs` does the same for
+ * another user of the app.
+ */
+async function signIn(app, user = 'admin', password = ADMIN_PASSWORD) {
+  const login = await request(app.base, 'POST', '/auth', { body: { user, password } });
   if (login.status !== 200) throw new Error(`login: ${login.status} ${login.text}`);
   const cookie = login.headers
     .getSetCookie()
@@ -199,6 +200,7 @@ async function signIn(app) {
     csrfToken,
     apiKey,
     request: (method, urlPath, options) => request(app.base, method, urlPath, options),
+    signInAs: (otherUser, otherPassword) => signIn(app, otherUser, otherPassword),
   };
 }
 

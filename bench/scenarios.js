@@ -58,6 +58,67 @@ async function benchRows(ctx) {
   return ctx.bench;
 }
 
+/** The invoice with 10 lines the read scenarios ask for (ctx.readInvoiceKey), made once. */
+async function readInvoice(ctx) {
+  ctx.readInvoice ??= (async () => {
+    const { accountKey, productKeys, create } = await benchRows(ctx);
+    const lines = invoiceLines(productKeys, 10);
+    lines[0].properties.description = 'Widgets, "blue" édition'; // escaping, non-ASCII
+    return create(
+      'invoice',
+      {
+        id_account: accountKey,
+        number: 'BENCH-READ-1',
+        issue_date: '2026-01-15T09:30:00+01:00',
+        currency: 'EUR',
+      },
+      { invoice_invoice_line: lines },
+    );
+  })();
+  ctx.readInvoiceKey = await ctx.readInvoice;
+}
+
+/**
+ * A user of the administrator's unit whose one role reaches every type at
+ * business_unit_tree depth: its statements carry the unit-tree predicate (ctx.treeApiKey).
+ */
+async function treeUser(ctx) {
+  ctx.treeUser ??= (async () => {
+    const headers = { 'x-api-key': ctx.apiKey };
+    const post = async (name, body) => {
+      const response = await ctx.request('POST', `/rest/entity/${name}`, { headers, body });
+      if (response.status !== 200) {
+        throw new Error(`setup: POST /rest/entity/${name}: ${response.status} ${response.text}`);
+      }
+      return JSON.parse(response.text).key;
+    };
+    const depth = 'business_unit_tree';
+    const roleKey = await post('role', {
+      properties: { name: 'bench-unit-tree' },
+      children: {
+        role_role_privilege: [
+          {
+            properties: {
+              entity_name: '*',
+              create: depth,
+              read: depth,
+              write: depth,
+              delete: depth,
+            },
+          },
+        ],
+      },
+    });
+    const password = 'bench-tree-password-1';
+    await post('user', {
+      properties: { user_name: 'bench.tree', full_name: 'Bench Tree', password },
+      children: { user_user_role: [{ properties: { id_role: roleKey } }] },
+    });
+    return (await ctx.signInAs('bench.tree', password)).apiKey;
+  })();
+  ctx.treeApiKey = await ctx.treeUser;
+}
+
 /** `count` invoice lines over the bench products, with exact decimal prices. */
 function invoiceLines(productKeys, count) {
   const prices = ['12.50', '99.99', '85.00', '0.35', '1234.56'];
@@ -98,20 +159,17 @@ module.exports = [
     path: (ctx) => `/rest/entity/invoice/${ctx.readInvoiceKey}`,
     headers: (ctx) => ({ 'x-api-key': ctx.apiKey }),
     sameHeaders: ['etag'],
+    setup: readInvoice,
+  },
+  {
+    name: 'GET /rest/entity/invoice/{key} (10 lines, unit-tree role)',
+    method: 'GET',
+    path: (ctx) => `/rest/entity/invoice/${ctx.readInvoiceKey}`,
+    headers: (ctx) => ({ 'x-api-key': ctx.treeApiKey }),
+    sameHeaders: ['etag'],
     async setup(ctx) {
-      const { accountKey, productKeys, create } = await benchRows(ctx);
-      const lines = invoiceLines(productKeys, 10);
-      lines[0].properties.description = 'Widgets, "blue" édition'; // escaping, non-ASCII
-      ctx.readInvoiceKey = await create(
-        'invoice',
-        {
-          id_account: accountKey,
-          number: 'BENCH-READ-1',
-          issue_date: '2026-01-15T09:30:00+01:00',
-          currency: 'EUR',
-        },
-        { invoice_invoice_line: lines },
-      );
+      await readInvoice(ctx);
+      await treeUser(ctx);
     },
   },
   {
@@ -147,6 +205,16 @@ module.exports = [
     path: '/rest/fetch',
     headers: (ctx) => ({ 'x-api-key': ctx.apiKey, 'content-type': 'text/plain' }),
     body: FETCH_QUERIES.LIST,
+  },
+  {
+    name: 'POST /rest/fetch (50 invoices with their account, unit-tree role)',
+    method: 'POST',
+    path: '/rest/fetch',
+    headers: (ctx) => ({ 'x-api-key': ctx.treeApiKey, 'content-type': 'text/plain' }),
+    body: FETCH_QUERIES.LIST,
+    async setup(ctx) {
+      await treeUser(ctx);
+    },
   },
   {
     name: 'POST /rest/fetch (revenue by status and month)',

@@ -3,6 +3,7 @@ import { IncomingMessage } from 'node:http';
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { LoggerModule } from 'nestjs-pino';
+import { AccessModule } from './access/access.module';
 import { AuthModule } from './auth/auth.module';
 import { CommonModule } from './common/common.module';
 import { REDACTED_LOG_PATHS, redactRequestUrl, serializeError } from './common/log-redaction';
@@ -62,6 +63,7 @@ export class AppModule {
         DatabaseModule.forRoot(databaseUrl),
         CommonModule,
         EntityModule,
+        AccessModule,
         FetchModule,
         AuthModule,
         DemoModule,

@@ -88,6 +88,8 @@ function execute(commands: AdminCommandsService, command: DatabaseCommand): Prom
       return commands.createUser(command);
     case 'apikey:create':
       return commands.createApiKey(command);
+    case 'role:grant':
+      return commands.grantRoles(command);
   }
 }
 

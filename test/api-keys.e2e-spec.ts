@@ -69,7 +69,7 @@ describe('/auth/api-keys', () => {
 
   it('looks a key up once for concurrent requests, then serves it from the cache', async () => {
     const { body: created } = await create({ name: 'concurrent' }).expect(201);
-    const counter = StatementCounter.attach(t.dataSource);
+    const counter = await StatementCounter.attach(t);
     const statements = await counter.record(() =>
       Promise.all(
         Array.from({ length: 10 }, () =>

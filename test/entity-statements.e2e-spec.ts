@@ -20,7 +20,7 @@ describe('statements per entity operation', () => {
   beforeAll(async () => {
     // A long API-key cache keeps authentication out of the counts after the first request.
     t = await createTestApp({ API_KEY_CACHE_SECONDS: '30' });
-    counter = StatementCounter.attach(t.dataSource);
+    counter = await StatementCounter.attach(t);
     ({ key } = await apiKeyUser(t));
     accountKey = (await post('/rest/entity/account', { properties: { name: 'Counted' } })).body.key;
     productKey = (await post('/rest/entity/product', { properties: { code: `S-${Date.now()}` } }))
@@ -37,8 +37,8 @@ describe('statements per entity operation', () => {
     );
     expect(statements.map((s) => s.split(' ').slice(0, 3).join(' '))).toEqual([
       'START TRANSACTION',
-      'SELECT key FROM', // account lookup
-      'SELECT key FROM', // product lookup, once for all ten lines
+      'SELECT t.key FROM', // account lookup
+      'SELECT t.key FROM', // product lookup, once for all ten lines
       'INSERT INTO "invoice"',
       'INSERT INTO "invoice_line"',
       'COMMIT',
@@ -60,8 +60,10 @@ describe('statements per entity operation', () => {
       expect(body.children.invoice_invoice_line).toHaveLength(10);
     });
     expect(statements).toHaveLength(2);
-    expect(statements[0]).toMatch(/FROM "invoice" WHERE key = \$1 AND id_organization = \$2/);
-    expect(statements[1]).toMatch(/FROM "invoice_line" WHERE "id_invoice" = ANY/);
+    expect(statements[0]).toMatch(
+      /FROM "invoice" t WHERE t.key = \$1::int8 AND t."id_organization" = \$2/,
+    );
+    expect(statements[1]).toMatch(/FROM "invoice_line" t WHERE t."id_invoice" = ANY/);
   });
 
   it('updates 10 lines with one UPDATE, whatever their number', async () => {

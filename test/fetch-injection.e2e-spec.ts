@@ -195,7 +195,8 @@ describe('FETCH against crafted input', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    ({ key } = await apiKeyUser(t));
+    // An administrator: some queries filter on account.credit_limit, a secured property.
+    ({ key } = await apiKeyUser(t, { isAdmin: true }));
     before = await fingerprint();
   });
   afterAll(() => t.close());

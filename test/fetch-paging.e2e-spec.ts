@@ -168,7 +168,7 @@ describe('FETCH paging, counting, statements and time-out', () => {
         { invoice_line AS top FROM id_invoice TO key (quantity) ORDER BY quantity DESC LIMIT 1 }
         WHERE a.country = 'DE' LIMIT 20`;
       await run(query).expect(200); // the API key is cached from here on
-      const counter = StatementCounter.attach(t.dataSource);
+      const counter = await StatementCounter.attach(t);
       const statements = await counter.record(() =>
         run(query, { 'X-Fetch-Count': 'true' }).expect(200),
       );
@@ -177,7 +177,7 @@ describe('FETCH paging, counting, statements and time-out', () => {
     });
 
     it('binds every value: quotes in values reach PostgreSQL as parameters', async () => {
-      const counter = StatementCounter.attach(t.dataSource);
+      const counter = await StatementCounter.attach(t);
       const statements = await counter.record(() =>
         run("FETCH account (name) WHERE name = 'O''Brien''; DROP TABLE account; --'").expect(200),
       );

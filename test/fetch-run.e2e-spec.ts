@@ -14,7 +14,8 @@ describe('POST /rest/fetch and POST /rest/metadata/fetch', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    ({ key } = await apiKeyUser(t));
+    // An administrator: these queries read account.credit_limit, a secured property.
+    ({ key } = await apiKeyUser(t, { isAdmin: true }));
   });
   afterAll(() => t.close());
 

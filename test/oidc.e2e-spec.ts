@@ -25,6 +25,7 @@ describe('OpenID Connect and OAuth 2.0', () => {
     audience: AUDIENCE,
     organization: 'Demo',
     businessUnit: 'Main',
+    roles: ['member'],
     redirectUrls: [AFTER_LOGIN],
     ...overrides,
   });
@@ -140,6 +141,12 @@ describe('OpenID Connect and OAuth 2.0', () => {
         [provider.issuer],
       );
       expect(rows).toHaveLength(1);
+      // The provider's roles, given once, when the user was made.
+      const roles = await t.dataSource.query(
+        `SELECT r.name FROM user_role ur JOIN role r ON r.key = ur.id_role WHERE ur.id_parent_user = $1`,
+        [rows[0].key],
+      );
+      expect(roles).toEqual([{ name: 'member' }]);
       const tokens = await provider.tokensFor('bob');
       const { body } = await tokenLogin(tokens.access_token).expect(200);
       expect(body.userKey).toBe(rows[0].key);
@@ -337,7 +344,8 @@ describe('OpenID Connect and OAuth 2.0', () => {
         .set(bearer)
         .set('Content-Type', 'text/plain')
         .send('FETCH account (name) LIMIT 1')
-        .expect(200);
+        .expect(200)
+        .expect(({ body }) => expect(body).toHaveLength(1)); // role member reads accounts
     });
 
     it('refuse a bad one: 401', async () => {
@@ -364,6 +372,28 @@ describe('OpenID Connect and OAuth 2.0', () => {
       );
     } finally {
       await closed.close();
+    }
+  });
+
+  it('refuses to make a user with a role its organization does not have: 503 naming it', async () => {
+    const misconfigured = await createSecondTestApp({
+      OIDC_PROVIDERS: JSON.stringify([providerEntry({ roles: ['no-such-role'] })]),
+    });
+    try {
+      const tokens = await provider.tokensFor('newcomer');
+      const { body } = await request(misconfigured.http)
+        .post('/auth')
+        .set('Oidc-Auth-Token', tokens.access_token)
+        .expect(503);
+      expect(body.detail).toMatch(
+        /test gives new users roles of "Demo": No role named "no-such-role"/,
+      );
+      const made = await misconfigured.dataSource.query(
+        `SELECT 1 FROM "user" WHERE oidc_subject = 'newcomer'`,
+      );
+      expect(made).toHaveLength(0);
+    } finally {
+      await misconfigured.close();
     }
   });
 });

@@ -56,12 +56,34 @@ async function pgliteEraStatements(): Promise<string[]> {
   return statements;
 }
 
-/** The rows of the tables a PGlite-era database had: later migrations made the others. */
+/**
+ * The rows of the tables a PGlite-era database had, with the columns it had: later
+ * migrations made the other tables and columns.
+ */
 async function ofPgliteEraTables(rows: Rows): Promise<Rows> {
-  const tables = (await pgliteEraStatements()).flatMap(
-    (sql) => /^CREATE TABLE "(\w+)"/.exec(sql)?.slice(1) ?? [],
+  const columns = new Map<string, Set<string>>();
+  for (const sql of await pgliteEraStatements()) {
+    const created = /^CREATE TABLE "(\w+)" \((.*)\)$/s.exec(sql);
+    const added = /^ALTER TABLE "(\w+)" ADD "(\w+)"/.exec(sql);
+    if (created) {
+      const names = [...created[2].matchAll(/(?:^|, )"(\w+)" [a-zA-Z"]/g)].map((m) => m[1]);
+      columns.set(created[1], new Set(names));
+    } else if (added) {
+      columns.get(added[1])?.add(added[2]);
+    }
+  }
+  return Object.fromEntries(
+    Object.entries(rows)
+      .filter(([name]) => columns.has(name))
+      .map(([name, tableRows]) => [
+        name,
+        tableRows.map((row) =>
+          Object.fromEntries(
+            Object.entries(row as object).filter(([column]) => columns.get(name)!.has(column)),
+          ),
+        ),
+      ]),
   );
-  return Object.fromEntries(Object.entries(rows).filter(([name]) => tables.includes(name)));
 }
 
 /**

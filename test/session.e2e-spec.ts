@@ -69,7 +69,7 @@ describe('cookie sessions', () => {
 
   it('authenticates a cookie request with one statement on the unique token index', async () => {
     const { cookie } = await login(t, user.userName, user.password);
-    const counter = StatementCounter.attach(t.dataSource);
+    const counter = await StatementCounter.attach(t);
     const statements = await counter.record(() => whoAmI(cookie).expect(200));
     expect(statements).toHaveLength(1);
     expect(statements[0]).toMatch(/FROM session s JOIN "user" u .* WHERE \(s\.token_hash = \$1/);

@@ -45,4 +45,28 @@ describe('workflow discovery at boot', () => {
       'pricing.quote: argument "price" has type "money", not one of string, integer, decimal, datetime, boolean',
     );
   });
+
+  it('fails for a requirement on an unknown entity type or action', async () => {
+    @Workflow('audit')
+    class Audit {
+      @WorkflowMethod({ requires: { invoices: 'read' } })
+      check() {}
+    }
+    @Module({ providers: [Audit] })
+    class Typo {}
+    await expect(createTestApp({}, [Typo])).rejects.toThrow(
+      'audit.check requires invoices: no entity type has that name',
+    );
+
+    @Workflow('audit2')
+    class Audit2 {
+      @WorkflowMethod({ requires: { invoice: 'update' as 'write' } })
+      check() {}
+    }
+    @Module({ providers: [Audit2] })
+    class BadAction {}
+    await expect(createTestApp({}, [BadAction])).rejects.toThrow(
+      'audit2.check requires "update" on invoice, not one of create, read, write, delete',
+    );
+  });
 });

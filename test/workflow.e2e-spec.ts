@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import request from 'supertest';
-import { EntityService } from '../src/entity/entity.service';
 import { Workflow, WorkflowMethod } from '../src/workflow/workflow.decorators';
 import { WorkflowError } from '../src/workflow/workflow.errors';
 import { WorkflowContext } from '../src/workflow/workflow.service';
@@ -15,8 +14,6 @@ import {
 /** An application's own workflow: every argument type and every way to fail. */
 @Workflow('testing')
 class TestingWorkflow {
-  constructor(private readonly entities: EntityService) {}
-
   @WorkflowMethod({
     arguments: [
       { name: 'text', type: 'string' },
@@ -37,33 +34,34 @@ class TestingWorkflow {
   }
 
   @WorkflowMethod({ arguments: [{ name: 'name', type: 'string' }] })
-  async failAfterWrite(name: string, { manager }: WorkflowContext): Promise<never> {
-    await this.entities.create('account', { properties: { name } }, manager);
+  async failAfterWrite(name: string, { data }: WorkflowContext): Promise<never> {
+    await data.create('account', { properties: { name } });
     throw new Error('connection string postgres://secret@db is wrong');
   }
 
   @WorkflowMethod({ arguments: [{ name: 'name', type: 'string' }] })
-  async refuseAfterWrite(name: string, { manager }: WorkflowContext): Promise<never> {
-    await this.entities.create('account', { properties: { name } }, manager);
+  async refuseAfterWrite(name: string, { data }: WorkflowContext): Promise<never> {
+    await data.create('account', { properties: { name } });
     throw new WorkflowError(409, `${name} cannot be kept`);
   }
 
   @WorkflowMethod({ arguments: [{ name: 'accountKey', type: 'integer' }] })
-  breakARule(accountKey: number, { manager }: WorkflowContext) {
-    return this.entities.create(
-      'invoice',
-      {
-        properties: { id_account: accountKey },
-        children: {
-          invoice_invoice_line: [{ properties: { quantity: 0, unit_price: '1.00' } }],
-        },
+  breakARule(accountKey: number, { data }: WorkflowContext) {
+    return data.create('invoice', {
+      properties: { id_account: accountKey },
+      children: {
+        invoice_invoice_line: [{ properties: { quantity: 0, unit_price: '1.00' } }],
       },
-      manager,
-    );
+    });
   }
 
   @WorkflowMethod({ access: 'admin' })
   adminOnly({ identity }: WorkflowContext) {
+    return { ranBy: identity.userName };
+  }
+
+  @WorkflowMethod({ roles: ['member'] })
+  membersOnly({ identity }: WorkflowContext) {
     return { ranBy: identity.userName };
   }
 }
@@ -252,6 +250,14 @@ describe('/rest/workflow', () => {
         ranBy: 'admin',
       });
     });
+
+    it('runs a method that needs a role for holders of it (and administrators) only', async () => {
+      const outsider = await apiKeyUser(t, { roles: [] });
+      const { body } = await run('testing/membersOnly', {}, outsider.key).expect(403);
+      expect(body.detail).toBe('testing.membersOnly needs one of the roles member');
+      await run('testing/membersOnly', {}).expect(200);
+      await run('testing/membersOnly', {}, adminKey).expect(200);
+    });
   });
 
   it('lists every workflow, its methods and their arguments', async () => {
@@ -264,11 +270,15 @@ describe('/rest/workflow', () => {
             {
               name: 'issue',
               access: 'everyone',
+              requires: { invoice: 'write' },
+              roles: [],
               arguments: [{ name: 'invoiceKey', type: 'integer' }],
             },
             {
               name: 'summary',
               access: 'everyone',
+              requires: { account: 'read', invoice: 'read' },
+              roles: [],
               arguments: [
                 { name: 'accountKey', type: 'integer' },
                 { name: 'from', type: 'datetime' },
@@ -280,8 +290,8 @@ describe('/rest/workflow', () => {
         expect.objectContaining({
           name: 'testing',
           methods: expect.arrayContaining([
-            { name: 'answer', access: 'everyone', arguments: [] },
-            { name: 'adminOnly', access: 'admin', arguments: [] },
+            { name: 'answer', access: 'everyone', requires: {}, roles: [], arguments: [] },
+            { name: 'adminOnly', access: 'admin', requires: {}, roles: [], arguments: [] },
           ]),
         }),
       ]),

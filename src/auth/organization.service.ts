@@ -1,6 +1,7 @@
 import { ConflictException, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { insertMemberRole } from '../access/role-grants';
 import { BusinessUnit, Organization, User } from './entities';
 import { nextKey, UserService } from './user.service';
 
@@ -26,7 +27,8 @@ export class OrganizationService {
   ) {}
 
   /**
-   * An organization, its business unit `Main` and its admin user, in one transaction.
+   * An organization, its business unit `Main`, its admin user and role `member`, in one
+   * transaction.
    * The three rows own each other (system columns), so their keys are drawn first and
    * the foreign keys are checked at commit.
    */
@@ -78,6 +80,7 @@ export class OrganizationService {
     const businessUnit = await manager
       .getRepository(BusinessUnit)
       .save({ key: businessUnitKey, name: DEFAULT_BUSINESS_UNIT, ...owner });
+    await insertMemberRole(manager, owner);
     return { organization, businessUnit, admin };
   }
 }

@@ -23,10 +23,11 @@ export class UserHooks {
 
   async onBeforeUpdate(context: HookContext): Promise<void> {
     if (!(await this.hashPassword(context))) return;
-    const { stored, identity, manager } = context;
+    const { stored, identity, data } = context;
     const userKey = stored!.properties.key as number;
     const own = identity.userKey === userKey ? identity.session?.key : undefined;
-    await this.sessions.endOthers(userKey, own, manager);
+    // Sessions are platform rows, not entities: the write's own transaction, unscoped.
+    await this.sessions.endOthers(userKey, own, data.unscopedManager);
   }
 
   /** True when the entity carried a new password. */

@@ -1,6 +1,7 @@
 import { BadRequestException, Injectable, UnauthorizedException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
+import { grantRoles } from '../access/role-grants';
 import { User } from './entities';
 import { hashPassword, UNKNOWN_USER_HASH, verifyPassword } from './password-hasher';
 
@@ -15,6 +16,8 @@ export interface NewUser {
   businessUnitKey: number;
   /** The user recorded as creator; a first user creates itself. */
   createdBy?: number;
+  /** Names of roles of the organization the user holds. */
+  roles?: string[];
 }
 
 @Injectable()
@@ -59,7 +62,7 @@ export class UserService {
       );
     }
     const key = await nextKey(manager, 'user');
-    return manager.getRepository(User).save({
+    const user = await manager.getRepository(User).save({
       key,
       userName: input.userName,
       fullName: input.fullName ?? input.userName,
@@ -69,6 +72,8 @@ export class UserService {
       idBusinessUnit: input.businessUnitKey,
       idUser: input.createdBy ?? key,
     });
+    await grantRoles(manager, user, input.roles ?? []);
+    return user;
   }
 }
 

@@ -5,6 +5,7 @@ import { ApiKeyService } from '../auth/api-key.service';
 import { BusinessUnit, Organization, User } from '../auth/entities';
 import { OrganizationService } from '../auth/organization.service';
 import { UserService } from '../auth/user.service';
+import { grantRoles } from '../access/role-grants';
 import { CliCommand } from './cli.arguments';
 import { CommandFailedError } from './cli.errors';
 
@@ -51,7 +52,16 @@ export class AdminCommandsService {
     }
     const businessUnit = await this.dataSource
       .getRepository(BusinessUnit)
-      .findOneByOrFail({ key: organization.idBusinessUnit });
+      .findOneBy(
+        command.businessUnit === undefined
+          ? { key: organization.idBusinessUnit }
+          : { idOrganization: organization.key, name: command.businessUnit },
+      );
+    if (!businessUnit) {
+      throw new CommandFailedError(
+        `Business unit "${command.businessUnit}" does not exist in "${organization.name}"`,
+      );
+    }
     const user = await this.dataSource.transaction(async (manager) => {
       if (await manager.getRepository(User).existsBy({ userName: command.userName })) {
         throw new CommandFailedError(`User "${command.userName}" already exists`);
@@ -63,6 +73,7 @@ export class AdminCommandsService {
         isAdmin: command.isAdmin,
         organizationKey: organization.key,
         businessUnitKey: businessUnit.key,
+        roles: command.roles,
       });
     });
     const role = user.isAdmin ? 'admin user' : 'user';
@@ -71,6 +82,16 @@ export class AdminCommandsService {
         `Created ${role} "${user.userName}" (key ${user.key}) in organization ` +
           `"${organization.name}", business unit "${businessUnit.name}"`,
       ],
+      stderr: [],
+    };
+  }
+
+  async grantRoles(command: Command<'role:grant'>): Promise<CommandOutput> {
+    const user = await this.users.findByName(command.userName);
+    if (!user) throw new CommandFailedError(`User "${command.userName}" does not exist`);
+    await this.dataSource.transaction((manager) => grantRoles(manager, user, command.roles));
+    return {
+      stdout: [`User "${user.userName}" holds ${command.roles.map((r) => `"${r}"`).join(', ')}`],
       stderr: [],
     };
   }

@@ -17,7 +17,10 @@ export type CliCommand =
       fullName?: string;
       password: string;
       isAdmin: boolean;
+      businessUnit?: string;
+      roles: string[];
     }
+  | { name: 'role:grant'; userName: string; roles: string[] }
   | {
       name: 'apikey:create';
       userName: string;
@@ -34,7 +37,12 @@ Usage: npm run cli -- <command> [options]
       Creates an organization, its business unit "Main" and its admin user.
 
   user:create --org <org> --user <name> --password <password> [--full-name <name>] [--admin]
-      Creates a user in the organization's business unit "Main".
+              [--unit <business unit>] [--role <role>]...
+      Creates a user in the organization's business unit "Main" (or --unit), holding
+      the roles named (--role, repeatable; role "member" reaches the whole organization).
+
+  role:grant --user <name> --role <role>...
+      Gives a user roles of its organization; one it holds already is kept once.
 
   apikey:create --user <name> [--name <key name>] [--expires-days <days>]
       Creates an API key for the user and prints its secret on the last line.
@@ -62,6 +70,9 @@ const MAX_ORGANIZATION_NAME = 200;
 const MAX_USER_NAME = 100;
 const MAX_FULL_NAME = 200;
 const MAX_KEY_NAME = 100;
+// Of business_unit.name and role.name.
+const MAX_UNIT_NAME = 200;
+const MAX_ROLE_NAME = 100;
 const MAX_EXPIRES_DAYS = 36_500;
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -79,6 +90,8 @@ export function parseCommand(argv: string[]): CliCommand {
       return parseUserCreate(args);
     case 'apikey:create':
       return parseApiKeyCreate(args);
+    case 'role:grant':
+      return parseRoleGrant(args);
     case 'db:convert-pglite':
       readOptions(name, args, {});
       return { name };
@@ -110,6 +123,8 @@ function parseUserCreate(args: string[]): CliCommand {
     'full-name': { type: 'string' },
     password: { type: 'string' },
     admin: { type: 'boolean', default: false },
+    unit: { type: 'string' },
+    role: { type: 'string', multiple: true },
   });
   return {
     name: command,
@@ -118,7 +133,35 @@ function parseUserCreate(args: string[]): CliCommand {
     fullName: optionalText(command, values, 'full-name', MAX_FULL_NAME),
     password: requiredPassword(command, values),
     isAdmin: values.admin === true,
+    businessUnit: optionalText(command, values, 'unit', MAX_UNIT_NAME),
+    roles: roleNames(command, values),
   };
+}
+
+function parseRoleGrant(args: string[]): CliCommand {
+  const command = 'role:grant';
+  const values = readOptions(command, args, {
+    user: { type: 'string' },
+    role: { type: 'string', multiple: true },
+  });
+  const roles = roleNames(command, values);
+  if (roles.length === 0) throw new UsageError(`${command} needs --role <role>`);
+  return {
+    name: command,
+    userName: requiredText(command, values, 'user', 'name', MAX_USER_NAME),
+    roles,
+  };
+}
+
+/** Every `--role`, each a name of a sane length. */
+function roleNames(command: string, values: Values): string[] {
+  const roles = (values.role ?? []) as string[];
+  for (const role of roles) {
+    if (role.trim() === '' || role.length > MAX_ROLE_NAME) {
+      throw new UsageError(`${command}: --role must be 1 to ${MAX_ROLE_NAME} characters`);
+    }
+  }
+  return roles;
 }
 
 function parseApiKeyCreate(args: string[]): CliCommand {

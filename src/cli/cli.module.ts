@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKeyService } from '../auth/api-key.service';
+import { ACCESS_ENTITIES } from '../access/entities';
 import { AUTH_ENTITIES } from '../auth/entities';
 import { OrganizationService } from '../auth/organization.service';
 import { UserService } from '../auth/user.service';
@@ -39,7 +40,7 @@ export class CliModule {
           // of nine retries three seconds apart would look like a hang.
           retryAttempts: 0,
         }),
-        TypeOrmModule.forFeature(AUTH_ENTITIES),
+        TypeOrmModule.forFeature([...AUTH_ENTITIES, ...ACCESS_ENTITIES]),
       ],
       providers: [OrganizationService, UserService, ApiKeyService, AdminCommandsService],
     };

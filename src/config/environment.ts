@@ -63,6 +63,8 @@ export class Environment {
   @IsOptional() @IsString() @MinLength(8) ADMIN_PASSWORD?: string;
   /** Seed the demo domain's data set on an empty database. */
   @IsIn(['true', 'false']) DEMO_DATA: string = 'true';
+  /** The password of the demo's users (README, "Access control"); unset: none can sign in. */
+  @IsOptional() @IsString() @MinLength(8) DEMO_USER_PASSWORD?: string;
 
   /**
    * The server's public base URL (`https://atrium.example.com`): OAuth redirect URIs and

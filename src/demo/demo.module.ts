@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { FetchModule } from '../fetch/fetch.module';
+import { AuthModule } from '../auth/auth.module';
 import { DemoSeedService } from './demo-seed.service';
 import { DEMO_ENTITIES } from './entities';
 import { AccountHooks } from './hooks/account.hooks';
@@ -10,7 +10,7 @@ import { InvoicingWorkflow } from './invoicing.workflow';
 
 /** The demo domain of DESIGN.md: its entity types, rules, workflow and data set. */
 @Module({
-  imports: [TypeOrmModule.forFeature(DEMO_ENTITIES), FetchModule],
+  imports: [TypeOrmModule.forFeature(DEMO_ENTITIES), AuthModule],
   providers: [AccountHooks, InvoiceHooks, InvoiceLineHooks, DemoSeedService, InvoicingWorkflow],
 })
 export class DemoModule {}

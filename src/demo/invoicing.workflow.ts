@@ -1,32 +1,32 @@
-import { lockUntilTransactionEnds } from '../database/transaction-lock';
-import { EntityService } from '../entity/entity.service';
-import { FetchService } from '../fetch/fetch.service';
+import { ScopedData } from '../data/scoped-data';
 import { EntityQuery } from '../fetch/fetch.tree';
 import { Workflow, WorkflowMethod } from '../workflow/workflow.decorators';
 import { WorkflowError } from '../workflow/workflow.errors';
 import { WorkflowContext } from '../workflow/workflow.service';
 
-/** The demo's workflow (DESIGN.md): issue a draft invoice; sum an account's invoices. */
+/**
+ * The demo's workflow (DESIGN.md): issue a draft invoice; sum an account's invoices. All
+ * through the scoped data API, so the caller's privileges apply: issuing needs write on
+ * the invoice, summing counts the invoices the caller may read.
+ */
 @Workflow('invoicing')
 export class InvoicingWorkflow {
-  constructor(
-    private readonly entities: EntityService,
-    private readonly fetch: FetchService,
-  ) {}
-
   /**
    * A draft becomes issued today, numbered `INV-<year>-<nnnn>` unless it has a number.
    * Through the entity engine, so the invoice's rules run (and a failing one is a 424).
    */
-  @WorkflowMethod({ arguments: [{ name: 'invoiceKey', type: 'integer' }] })
+  @WorkflowMethod({
+    arguments: [{ name: 'invoiceKey', type: 'integer' }],
+    requires: { invoice: 'write' },
+  })
   async issue(
     invoiceKey: number,
-    { manager, identity }: WorkflowContext,
+    { data, identity }: WorkflowContext,
   ): Promise<{ status: string; number: string }> {
     // One issue at a time per organization: two at once would read the same highest
     // number (or the same draft). The second waits until the first commits.
-    await lockUntilTransactionEnds(manager, `invoicing.issue:${identity.organizationKey}`);
-    const { entity } = await this.entities.read('invoice', invoiceKey, manager);
+    await data.lockUntilTransactionEnds(`invoicing.issue:${identity.organizationKey}`);
+    const entity = await data.read('invoice', invoiceKey);
     const { status, number } = entity.properties as { status: string; number: string | null };
     if (status !== 'draft') {
       throw new WorkflowError(
@@ -35,14 +35,11 @@ export class InvoicingWorkflow {
       );
     }
     const now = new Date();
-    const assigned = number ?? (await this.nextNumber(now.getUTCFullYear(), manager));
-    await this.entities.update(
-      'invoice',
-      invoiceKey,
-      { properties: { status: 'issued', number: assigned, issue_date: now.toISOString() } },
-      undefined,
-      manager,
-    );
+    const assigned =
+      number ?? (await this.nextNumber(now.getUTCFullYear(), data, identity.organizationKey));
+    await data.update('invoice', invoiceKey, {
+      properties: { status: 'issued', number: assigned, issue_date: now.toISOString() },
+    });
     return { status: 'issued', number: assigned };
   }
 
@@ -53,12 +50,13 @@ export class InvoicingWorkflow {
       { name: 'from', type: 'datetime' },
       { name: 'to', type: 'datetime' },
     ],
+    requires: { account: 'read', invoice: 'read' },
   })
   async summary(
     accountKey: number,
     from: Date,
     to: Date,
-    { manager }: WorkflowContext,
+    { data }: WorkflowContext,
   ): Promise<{ count: number; total: string }> {
     const range = [from.toISOString(), to.toISOString()];
     // One statement: the account (none: 404) and its invoices in range, an OUTER link.
@@ -90,31 +88,27 @@ export class InvoicingWorkflow {
         { type: 'And', conditions: [{ property: 'key', operator: 'eq', value: accountKey }] },
       ],
     };
-    const { rows } = await this.fetch.run({ json: query }, { manager });
+    const { rows } = await data.fetch(query);
     if (rows.length === 0) throw new WorkflowError(404, `account ${accountKey} not found`);
     const { count, total } = rows[0] as { count: number; total: string | null };
     return { count, total: total ?? '0.00' };
   }
 
-  /** The year's next number after the highest one, in this organization. */
-  private async nextNumber(year: number, manager: WorkflowContext['manager']): Promise<string> {
+  /**
+   * The year's next number after the highest one in this organization: read unscoped, as
+   * numbers are unique in the organization, whoever may read the invoice holding one.
+   */
+  private async nextNumber(
+    year: number,
+    data: ScopedData,
+    organizationKey: number,
+  ): Promise<string> {
     const prefix = `INV-${year}-`;
-    const { rows } = await this.fetch.run(
-      {
-        json: {
-          entity: 'invoice',
-          properties: [{ property: 'number', aggregate: 'max', alias: 'last' }],
-          filter: [
-            {
-              type: 'And',
-              conditions: [{ property: 'number', operator: 'like', value: `${prefix}%` }],
-            },
-          ],
-        },
-      },
-      { manager },
+    const [row]: { last: string | null }[] = await data.unscopedManager.query(
+      `SELECT max(number) AS last FROM invoice WHERE id_organization = $1 AND number LIKE $2`,
+      [organizationKey, `${prefix}%`],
     );
-    const last = (rows[0]?.last as string | null) ?? prefix + '0000';
+    const last = row.last ?? prefix + '0000';
     const next = Number(last.slice(prefix.length)) + 1;
     return `${prefix}${String(next).padStart(4, '0')}`;
   }

@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
-import type { EntityManager } from 'typeorm';
 import type { Identity } from '../common/identity';
+import type { ScopedData } from '../data/scoped-data';
 import { ENTITY_HOOKS } from './entity.decorators';
 import { EntityRegistry } from './entity.registry';
 import type { HookEvent } from './entity.errors';
@@ -22,8 +22,11 @@ export interface HookContext {
    * through `/rest/entity`. A rule can keep a change for the workflow that owns it.
    */
   workflow?: string;
-  /** The transaction's manager: queries made with it are part of the write. */
-  manager: EntityManager;
+  /**
+   * Reads and writes inside the write's transaction, as the caller: its organization,
+   * privileges and secured properties apply.
+   */
+  data: ScopedData;
 }
 
 export type EntityHookSet = Partial<Record<HookEvent, (context: HookContext) => unknown>>;

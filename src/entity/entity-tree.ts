@@ -1,7 +1,8 @@
 import { EntityManager } from 'typeorm';
 import { EntityType } from './entity-type';
 import { EntityRecord } from './entity-record';
-import { EntityStore, Scope } from './entity.store';
+import { AccessScope } from '../access/access.scope';
+import { EntityStore } from './entity.store';
 
 /**
  * Reads an entity with all its child groups, nested: one statement for the parent and
@@ -12,7 +13,7 @@ export async function readTree(
   manager: EntityManager,
   type: EntityType,
   key: number,
-  scope: Scope,
+  scope: AccessScope,
   lock = false,
 ): Promise<EntityRecord | undefined> {
   const row = await store.findOne(manager, type, key, scope, lock);
@@ -26,7 +27,7 @@ async function attachChildren(
   manager: EntityManager,
   type: EntityType,
   rows: Record<string, unknown>[],
-  scope: Scope,
+  scope: AccessScope,
 ): Promise<EntityRecord[]> {
   const records = rows.map((properties) => ({ entity_name: type.name, properties, children: {} }));
   const byKey = new Map(records.map((r) => [r.properties.key as number, r as EntityRecord]));

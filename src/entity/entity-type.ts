@@ -33,6 +33,8 @@ export interface PropertyDefinition {
   origin: 'client' | 'computed' | 'system' | 'parent';
   /** Never leaves the server (credentials). */
   hidden: boolean;
+  /** Readable and updatable only where a role grants it (`@Secured`). */
+  secured: boolean;
   length?: number;
   precision?: number;
   scale?: number;
@@ -53,6 +55,8 @@ export interface ChildGroupDefinition {
 export interface EntityType {
   name: string;
   write: WriteAccess;
+  /** Security roles govern its records (else the organization reads them all). */
+  privileges: boolean;
   writeOnly: string[];
   properties: Map<string, PropertyDefinition>;
   childGroups: ChildGroupDefinition[];
@@ -72,3 +76,10 @@ export const SYSTEM_COLUMNS = [
   'date_updated',
   'extended',
 ] as const;
+
+/** The type whose privileges govern this one: itself, or for a child its top parent. */
+export function governingType(type: EntityType): EntityType {
+  let root = type;
+  while (root.parent) root = root.parent.type;
+  return root;
+}

@@ -9,6 +9,7 @@ import {
 import type { FastifyReply } from 'fastify';
 import { ParseKeyPipe } from '../common/parse-key.pipe';
 import { RequireContentType } from '../common/content-type.guard';
+import { AssignOwnerDto } from './dto/assign-owner.dto';
 import { EntityRecord } from './entity-record';
 import { EntityService, WriteResult } from './entity.service';
 
@@ -60,6 +61,21 @@ export class EntityController {
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
     return this.entities.update(name, key, body, ifMatch);
+  }
+
+  @Post(':name/:key/owner')
+  @HttpCode(200)
+  @RequireContentType('application/json')
+  @ApiOkResponse({
+    description:
+      '{operation: "assign", key}: the record and its children now belong to the user and their business unit',
+  })
+  assign(
+    @Param('name') name: string,
+    @Param('key', ParseKeyPipe) key: number,
+    @Body() body: AssignOwnerDto,
+  ): Promise<WriteResult> {
+    return this.entities.assign(name, key, body.userKey);
   }
 
   @Delete(':name/:key')

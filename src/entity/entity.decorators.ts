@@ -5,12 +5,22 @@ export const BUSINESS_ENTITY = 'atrium:business-entity';
 export const CHILD_GROUPS = 'atrium:child-groups';
 export const COMPUTED_PROPERTIES = 'atrium:computed-properties';
 export const ENTITY_HOOKS = 'atrium:entity-hooks';
+export const SECURED_PROPERTIES = 'atrium:secured-properties';
 
-/** Who may create, update and delete an entity type through the API; everyone may read. */
+/**
+ * Who may create, update and delete an entity type through the API: holders of a role
+ * granting it (`everyone` the security roles let), administrators, or nobody.
+ */
 export type WriteAccess = 'everyone' | 'admin' | 'nobody';
 
 export interface BusinessEntityOptions {
   write?: WriteAccess;
+  /**
+   * Whether security roles decide who reads and changes its records, by depth (the
+   * default for `write: 'everyone'`); otherwise the whole organization reads it. Child
+   * types follow their parent's.
+   */
+  privileges?: boolean;
   /**
    * Properties a client may send but never reads back (e.g. a user's `password`); they
    * are handed to the hooks, which turn them into stored columns, and never stored as is.
@@ -32,6 +42,7 @@ export function BusinessEntity(name: string, options: BusinessEntityOptions = {}
     const definition: BusinessEntityDefinition = {
       name,
       write: options.write ?? 'everyone',
+      privileges: options.privileges ?? (options.write ?? 'everyone') === 'everyone',
       writeOnly: options.writeOnly ?? [],
     };
     Reflect.defineMetadata(BUSINESS_ENTITY, definition, target);
@@ -59,6 +70,21 @@ export function Computed(): PropertyDecorator {
     const names: string[] = Reflect.getMetadata(COMPUTED_PROPERTIES, prototype.constructor) ?? [];
     Reflect.defineMetadata(
       COMPUTED_PROPERTIES,
+      [...names, String(propertyKey)],
+      prototype.constructor,
+    );
+  };
+}
+
+/**
+ * A property only holders of a role granting it may read (left out of reads, a 403 in
+ * FETCH) or update (a 403 on write): `role_role_field_permission`.
+ */
+export function Secured(): PropertyDecorator {
+  return (prototype, propertyKey) => {
+    const names: string[] = Reflect.getMetadata(SECURED_PROPERTIES, prototype.constructor) ?? [];
+    Reflect.defineMetadata(
+      SECURED_PROPERTIES,
       [...names, String(propertyKey)],
       prototype.constructor,
     );

@@ -8,6 +8,7 @@ import {
   BusinessEntityDefinition,
   CHILD_GROUPS,
   COMPUTED_PROPERTIES,
+  SECURED_PROPERTIES,
 } from './entity.decorators';
 import {
   CAST_TYPES,
@@ -61,6 +62,7 @@ export class EntityRegistry implements OnModuleInit {
       this.types.set(definition.name, {
         name: definition.name,
         write: definition.write,
+        privileges: definition.privileges,
         writeOnly: definition.writeOnly,
         properties: propertiesOf(metadata),
         childGroups: [],
@@ -86,8 +88,11 @@ export class EntityRegistry implements OnModuleInit {
       const child = this.all().find((t) => t.metadata.target === target);
       if (!child)
         throw new Error(`Child group of ${parent.name}: its class is not a @BusinessEntity`);
+      // Not an owner column: a child of `user` also points at users through `id_user`.
       const relation = child.metadata.manyToOneRelations.find(
-        (r) => r.inverseEntityMetadata.target === parent.metadata.target,
+        (r) =>
+          r.inverseEntityMetadata.target === parent.metadata.target &&
+          !(SYSTEM_COLUMNS as readonly string[]).includes(r.joinColumns[0].databaseName),
       );
       if (!relation || relation.onDelete !== 'CASCADE') {
         throw new Error(
@@ -95,9 +100,10 @@ export class EntityRegistry implements OnModuleInit {
         );
       }
       const column = relation.joinColumns[0].databaseName;
-      if (column !== `id_${parent.name}`) {
+      const expected = parentColumnName(parent.name);
+      if (column !== expected) {
         throw new Error(
-          `Child ${child.name} of ${parent.name} links to it through ${column}; name the column id_${parent.name}`,
+          `Child ${child.name} of ${parent.name} links to it through ${column}; name the column ${expected}`,
         );
       }
       // The link to the parent is the engine's to set, like the system columns.
@@ -112,6 +118,15 @@ export class EntityRegistry implements OnModuleInit {
   }
 }
 
+/**
+ * `id_<parent>`, or `id_parent_<parent>` where that name is an owner column every row
+ * carries (a child of `user` links to it through `id_parent_user`).
+ */
+function parentColumnName(parent: string): string {
+  const name = `id_${parent}`;
+  return (SYSTEM_COLUMNS as readonly string[]).includes(name) ? `id_parent_${parent}` : name;
+}
+
 function definitionOf(metadata: EntityMetadata): BusinessEntityDefinition | undefined {
   return typeof metadata.target === 'function'
     ? Reflect.getMetadata(BUSINESS_ENTITY, metadata.target)
@@ -120,6 +135,7 @@ function definitionOf(metadata: EntityMetadata): BusinessEntityDefinition | unde
 
 function propertiesOf(metadata: EntityMetadata): Map<string, PropertyDefinition> {
   const computed = new Set<string>(Reflect.getMetadata(COMPUTED_PROPERTIES, metadata.target) ?? []);
+  const secured = new Set<string>(Reflect.getMetadata(SECURED_PROPERTIES, metadata.target) ?? []);
   const lookups = new Map(
     metadata.manyToOneRelations.map((r) => [
       r.joinColumns[0].databaseName,
@@ -143,6 +159,7 @@ function propertiesOf(metadata: EntityMetadata): Map<string, PropertyDefinition>
           ? 'computed'
           : 'client',
       hidden: !column.isSelect,
+      secured: secured.has(column.propertyName),
       length: column.length ? Number(column.length) : undefined,
       precision: column.precision ?? undefined,
       scale: column.scale ?? undefined,

@@ -5,11 +5,17 @@ import {
   NotFoundException,
   PreconditionFailedException,
 } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
+import { Action } from '../access/access.depth';
+import { AccessScope } from '../access/access.scope';
+import { AccessService } from '../access/access.service';
 import { Identity } from '../common/identity';
 import { etagMatches } from '../common/etag';
+import { ScopedData } from '../data/scoped-data';
+import { FetchService } from '../fetch/fetch.service';
 import { RequestContext } from '../common/request-context';
 import { translateDatabaseError } from './database-errors';
 import { EntityRegistry } from './entity.registry';
@@ -17,14 +23,14 @@ import { EntityType } from './entity-type';
 import { BusinessRuleError, HookEvent, HookFailedException } from './entity.errors';
 import { parseEnvelope } from './entity.input';
 import { EntityRecord } from './entity-record';
-import { EntityStore, Scope } from './entity.store';
+import { EntityStore, Owner } from './entity.store';
 import { readTree } from './entity-tree';
 import { EntityWriter } from './entity.writer';
 import { HookRunner } from './hook-runner';
 import { checkLookups } from './lookups';
 
 export interface WriteResult {
-  operation: 'insert' | 'update' | 'delete';
+  operation: 'insert' | 'update' | 'delete' | 'assign';
   key: number;
 }
 
@@ -35,9 +41,11 @@ export interface ReadResult {
 
 /**
  * The entity API's semantics (spec 4.2, DESIGN.md): reads with every child group, writes
- * of a parent and its children in one transaction with the hooks inside it, tenancy by
- * the caller's organization on every statement. Workflows call it with their own
- * transaction's manager, so their writes and these are one.
+ * of a parent and its children in one transaction with the hooks inside it. Every
+ * statement carries the caller's AccessScope: a record beyond the caller's read depth is
+ * a 404, one it may read but not change a 403, and secured properties it may not read are
+ * left out. Workflows call it with their own transaction's manager, so their writes and
+ * these are one.
  */
 @Injectable()
 export class EntityService {
@@ -48,28 +56,37 @@ export class EntityService {
     private readonly writer: EntityWriter,
     private readonly hooks: HookRunner,
     private readonly context: RequestContext,
+    private readonly access: AccessService,
+    private readonly moduleRef: ModuleRef,
   ) {}
 
   async read(name: string, key: number, manager = this.dataSource.manager): Promise<ReadResult> {
     const type = this.typeOf(name);
-    const entity = await readTree(this.store, manager, type, key, this.scope(), false);
-    if (!entity) throw notFound(type, key);
+    const scope = await this.scope();
+    const stored = await readTree(this.store, manager, type, key, scope, false);
+    if (!stored) throw notFound(type, key);
+    const entity = visibleTo(scope, type, stored);
     return { entity, etag: etagOf(entity) };
   }
 
-  create(name: string, body: unknown, manager?: EntityManager): Promise<WriteResult> {
+  async create(name: string, body: unknown, manager?: EntityManager): Promise<WriteResult> {
     const type = this.writableType(name);
     const input = parseEnvelope(type, body, 'create');
-    return this.transaction(manager, async (tx, identity) => {
-      await checkLookups(this.store, this.registry, tx, type, input, this.scope());
-      await this.runHooks('onBeforeInsert', type, input, undefined, tx, identity);
-      const context = { manager: tx, identity, scope: this.scope() };
+    const scope = await this.scope();
+    if (!scope.may(type, 'create')) {
+      throw new ForbiddenException(`You may not create ${type.name} records`);
+    }
+    assertUpdatable(scope, type, input, type.name);
+    return this.transaction(manager, async (tx) => {
+      await checkLookups(this.store, this.registry, tx, type, input, scope);
+      await this.runHooks('onBeforeInsert', type, input, undefined, tx, scope.identity);
+      const context = { manager: tx, scope, owner: ownerOf(scope.identity) };
       const [key] = await this.writer.insert(context, type, [{ record: input, link: {} }]);
       return { operation: 'insert', key };
     });
   }
 
-  update(
+  async update(
     name: string,
     key: number,
     body: unknown,
@@ -83,41 +100,96 @@ export class EntityService {
         `${type.name}.key: ${String(input.properties.key)} does not match the key ${key} in the path`,
       );
     }
-    return this.transaction(manager, async (tx, identity) => {
-      const stored = await this.lockForWrite(tx, type, key, ifMatch);
+    const scope = await this.scope();
+    return this.transaction(manager, async (tx) => {
+      const stored = await this.lockFor('write', tx, type, key, ifMatch, scope);
+      assertUpdatable(scope, type, input, type.name);
       const merged = mergeInto(stored, input, type.name);
-      await checkLookups(this.store, this.registry, tx, type, input, this.scope());
-      await this.runHooks('onBeforeUpdate', type, merged, stored, tx, identity, input);
-      const context = { manager: tx, identity, scope: this.scope() };
+      await checkLookups(this.store, this.registry, tx, type, input, scope);
+      await this.runHooks('onBeforeUpdate', type, merged, stored, tx, scope.identity, input);
+      const context = { manager: tx, scope, owner: ownerOf(stored.properties) };
       await this.writer.update(context, type, { merged, input, stored });
       return { operation: 'update', key };
     });
   }
 
-  delete(
+  async delete(
     name: string,
     key: number,
     ifMatch?: string,
     manager?: EntityManager,
   ): Promise<WriteResult> {
     const type = this.writableType(name);
-    return this.transaction(manager, async (tx, identity) => {
-      const stored = await this.lockForWrite(tx, type, key, ifMatch);
-      await this.runHooks('onBeforeDelete', type, stored, stored, tx, identity);
-      await this.store.delete(tx, type, [key], this.scope());
+    const scope = await this.scope();
+    return this.transaction(manager, async (tx) => {
+      const stored = await this.lockFor('delete', tx, type, key, ifMatch, scope);
+      await this.runHooks('onBeforeDelete', type, stored, stored, tx, scope.identity);
+      await this.store.delete(tx, type, [key], scope, 'delete');
       return { operation: 'delete', key };
     });
   }
 
-  private async lockForWrite(
+  /**
+   * Gives a record and its children to another user of the organization and that user's
+   * business unit: the caller must be allowed to write it where it is and where it goes.
+   */
+  async assign(
+    name: string,
+    key: number,
+    userKey: number,
+    manager?: EntityManager,
+  ): Promise<WriteResult> {
+    // Roles decide who may move a record they govern, even one written elsewhere (files).
+    const type = this.typeOf(name).privileges ? this.topLevelType(name) : this.writableType(name);
+    const scope = await this.scope();
+    return this.transaction(manager, async (tx) => {
+      const stored = await this.lockFor('write', tx, type, key, undefined, scope);
+      const user = await this.store.findOne(tx, this.registry.find('user')!, userKey, scope);
+      if (!user) throw new BadRequestException(`userKey: no user with key ${userKey}`);
+      const owner = ownerOf(user, userKey);
+      const moved = {
+        id_organization: owner.organizationKey,
+        id_user: owner.userKey,
+        id_business_unit: owner.businessUnitKey,
+      };
+      if (!scope.allows(type, 'write', moved)) {
+        throw new ForbiddenException(
+          `You may not give ${type.name} ${key} to user ${userKey}: you could not write it there`,
+        );
+      }
+      for (const [rowsType, keys] of keysByType(type, stored)) {
+        await this.store.assign(tx, rowsType, keys, owner, scope);
+      }
+      return { operation: 'assign', key };
+    });
+  }
+
+  /**
+   * The scoped data API inside `manager`'s transaction, for the hooks and workflows
+   * running in it: this engine and FETCH, as the caller.
+   */
+  scopedData(manager: EntityManager): ScopedData {
+    // Looked up when used: FetchModule comes after this global module.
+    return new ScopedData(this, this.moduleRef.get(FetchService, { strict: false }), manager);
+  }
+
+  /** The stored record, locked: 404 when the caller may not read it, 403 when not `action` it. */
+  private async lockFor(
+    action: Extract<Action, 'write' | 'delete'>,
     manager: EntityManager,
     type: EntityType,
     key: number,
     ifMatch: string | undefined,
+    scope: AccessScope,
   ): Promise<EntityRecord> {
-    const stored = await readTree(this.store, manager, type, key, this.scope(), true);
+    const stored = await readTree(this.store, manager, type, key, scope, true);
     if (!stored) throw notFound(type, key);
-    if (ifMatch !== undefined && !etagMatches(ifMatch, etagOf(stored))) {
+    if (!scope.allows(type, action, stored.properties)) {
+      throw new ForbiddenException(
+        `You may not ${action === 'write' ? 'change' : 'delete'} ${type.name} ${key}`,
+      );
+    }
+    if (ifMatch !== undefined && !etagMatches(ifMatch, etagOf(visibleTo(scope, type, stored)))) {
       throw new PreconditionFailedException(
         `${type.name} ${key} has changed since it was read (If-Match)`,
       );
@@ -135,7 +207,7 @@ export class EntityService {
     carried?: EntityRecord,
   ): Promise<void> {
     try {
-      const run = { identity, workflow: this.context.workflow, manager };
+      const run = { identity, workflow: this.context.workflow, data: this.scopedData(manager) };
       await this.hooks.run(event, type, entity, stored, run, carried);
     } catch (error) {
       if (error instanceof BusinessRuleError)
@@ -147,25 +219,36 @@ export class EntityService {
   /** Joins the caller's transaction (a workflow's) or opens one. */
   private async transaction<T>(
     manager: EntityManager | undefined,
-    work: (manager: EntityManager, identity: Identity) => Promise<T>,
+    work: (manager: EntityManager) => Promise<T>,
   ): Promise<T> {
-    const identity = this.context.requireIdentity();
     try {
-      if (manager?.queryRunner?.isTransactionActive) return await work(manager, identity);
-      return await this.dataSource.transaction((tx) => work(tx, identity));
+      if (manager?.queryRunner?.isTransactionActive) return await work(manager);
+      return await this.dataSource.transaction((tx) => work(tx));
     } catch (error) {
       throw translateDatabaseError(error);
     }
   }
 
+  /** A type to read: a child type reads under its parent's privileges. */
   private typeOf(name: string): EntityType {
     const type = this.registry.find(name);
-    if (!type || type.parent) throw new NotFoundException(`Unknown entity type "${name}"`);
+    if (!type) throw new NotFoundException(`Unknown entity type "${name}"`);
+    return type;
+  }
+
+  /** A type whose records are written on their own: a child's go through its parent. */
+  private topLevelType(name: string): EntityType {
+    const type = this.typeOf(name);
+    if (type.parent) {
+      throw new ForbiddenException(
+        `${name} records are written through their ${type.parent.type.name}'s child group`,
+      );
+    }
     return type;
   }
 
   private writableType(name: string): EntityType {
-    const type = this.typeOf(name);
+    const type = this.topLevelType(name);
     const identity = this.context.requireIdentity();
     if (type.write === 'nobody')
       throw new ForbiddenException(`${name} is read-only through this API`);
@@ -175,8 +258,8 @@ export class EntityService {
     return type;
   }
 
-  private scope(): Scope {
-    return { organizationKey: this.context.requireIdentity().organizationKey };
+  private scope(): Promise<AccessScope> {
+    return this.access.scopeOf(this.context.requireIdentity());
   }
 }
 
@@ -210,6 +293,69 @@ function mergeInto(stored: EntityRecord, input: EntityRecord, path: string): Ent
 
 export function etagOf(entity: EntityRecord): string {
   return `"${createHash('sha256').update(JSON.stringify(entity)).digest('base64url').slice(0, 27)}"`;
+}
+
+/** A new record's owner: its creator (an identity), or a stored row's owner columns. */
+function ownerOf(source: Identity | Record<string, unknown>, userKey?: number): Owner {
+  if ('organizationKey' in source) {
+    const { organizationKey, businessUnitKey, userKey: key } = source as Identity;
+    return { organizationKey, businessUnitKey, userKey: key };
+  }
+  return {
+    organizationKey: Number(source.id_organization),
+    businessUnitKey: Number(source.id_business_unit),
+    userKey: userKey ?? Number(source.id_user),
+  };
+}
+
+/** The record without the secured properties the caller may not read, children included. */
+function visibleTo(scope: AccessScope, type: EntityType, record: EntityRecord): EntityRecord {
+  const properties = Object.fromEntries(
+    Object.entries(record.properties).filter(([name]) => {
+      const property = type.properties.get(name);
+      return !property || scope.canRead(type, property);
+    }),
+  );
+  const children = Object.fromEntries(
+    type.childGroups.map((group) => [
+      group.name,
+      (record.children[group.name] ?? []).map((c) => visibleTo(scope, group.child, c)),
+    ]),
+  );
+  return { ...record, properties, children };
+}
+
+/** 403 naming the first secured property the input sets that the caller may not update. */
+function assertUpdatable(
+  scope: AccessScope,
+  type: EntityType,
+  record: EntityRecord,
+  path: string,
+): void {
+  for (const name of Object.keys(record.properties)) {
+    const property = type.properties.get(name);
+    if (property && !scope.canUpdate(type, property)) {
+      throw new ForbiddenException(`${path}.${name}: you may not update this secured property`);
+    }
+  }
+  for (const group of type.childGroups) {
+    for (const [index, child] of (record.children[group.name] ?? []).entries()) {
+      assertUpdatable(scope, group.child, child, `${group.name}[${index}]`);
+    }
+  }
+}
+
+/** The keys of a record and of its children at every level, by type. */
+function keysByType(type: EntityType, record: EntityRecord): Map<EntityType, number[]> {
+  const keys = new Map<EntityType, number[]>([[type, [record.properties.key as number]]]);
+  for (const group of type.childGroups) {
+    for (const child of record.children[group.name] ?? []) {
+      for (const [childType, childKeys] of keysByType(group.child, child)) {
+        keys.set(childType, [...(keys.get(childType) ?? []), ...childKeys]);
+      }
+    }
+  }
+  return keys;
 }
 
 function notFound(type: EntityType, key: number): NotFoundException {

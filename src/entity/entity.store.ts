@@ -1,12 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Identity } from '../common/identity';
+import { AccessScope } from '../access/access.scope';
+import { Action } from '../access/access.depth';
 import { quoteIdentifier as quote, SqlParameters } from '../database/sql';
 import { EntityType } from './entity-type';
 
-/** The caller's organization: every statement here is limited to it. */
-export interface Scope {
+/** Who a new row belongs to: the caller for a new record, the parent's owner for a child. */
+export interface Owner {
   organizationKey: number;
+  businessUnitKey: number;
+  userKey: number;
 }
 
 export interface ChildRow {
@@ -16,8 +19,9 @@ export interface ChildRow {
 
 /**
  * Every SQL statement of the entity engine, built from the registry's identifiers
- * (quoted) with every value bound. Each one is limited to the caller's organization, so
- * no entity type can forget tenancy.
+ * (quoted) with every value bound. Each one that reads or changes rows takes the caller's
+ * AccessScope and is limited by its condition for the action (tenancy included), so no
+ * entity type can forget either.
  */
 @Injectable()
 export class EntityStore {
@@ -26,13 +30,14 @@ export class EntityStore {
     manager: EntityManager,
     type: EntityType,
     key: number,
-    scope: Scope,
+    scope: AccessScope,
     lock = false,
   ): Promise<Record<string, unknown> | undefined> {
+    const params = new SqlParameters();
     const rows = await manager.query(
-      `SELECT ${selectList(type)} FROM ${quote(type.name)}
-        WHERE key = $1 AND id_organization = $2${lock ? ' FOR UPDATE' : ''}`,
-      [key, scope.organizationKey],
+      `SELECT ${selectList(type)} FROM ${quote(type.name)} t
+        WHERE t.key = ${params.bind(key, 'int8')} AND ${scope.rows(type, 'read', 't', params)}${lock ? ' FOR UPDATE' : ''}`,
+      params.values,
     );
     return rows[0] ? normalise(rows[0]) : undefined;
   }
@@ -43,13 +48,15 @@ export class EntityStore {
     type: EntityType,
     parentColumn: string,
     parentKeys: number[],
-    scope: Scope,
+    scope: AccessScope,
   ): Promise<Record<string, unknown>[]> {
     if (parentKeys.length === 0) return [];
+    const params = new SqlParameters();
     const rows = await manager.query(
-      `SELECT ${selectList(type)} FROM ${quote(type.name)}
-        WHERE ${quote(parentColumn)} = ANY($1::int8[]) AND id_organization = $2 ORDER BY key`,
-      [parentKeys, scope.organizationKey],
+      `SELECT ${selectList(type)} FROM ${quote(type.name)} t
+        WHERE t.${quote(parentColumn)} = ANY(${params.bind(parentKeys, 'int8[]')})
+          AND ${scope.rows(type, 'read', 't', params)} ORDER BY t.key`,
+      params.values,
     );
     return rows.map(normalise);
   }
@@ -62,7 +69,7 @@ export class EntityStore {
     manager: EntityManager,
     type: EntityType,
     rows: Record<string, unknown>[],
-    owner: Identity,
+    owner: Owner,
   ): Promise<number[]> {
     if (rows.length === 0) return [];
     const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))].filter((c) =>
@@ -100,7 +107,7 @@ export class EntityStore {
     manager: EntityManager,
     type: EntityType,
     rows: ChildRow[],
-    scope: Scope,
+    scope: AccessScope,
   ): Promise<void> {
     if (rows.length === 0) return;
     const columns = [...new Set(rows.flatMap((row) => Object.keys(row.properties)))].filter(
@@ -123,51 +130,65 @@ export class EntityStore {
       `UPDATE ${quote(type.name)} t
           SET ${[...assignments, 'date_updated = now()'].join(', ')}
          FROM (VALUES ${tuples.join(', ')}) AS v(key${aliases.map((a) => `, ${a}`).join('')})
-        WHERE t.key = v.key AND t.id_organization = ${bind(scope.organizationKey, 'int8')}`,
+        WHERE t.key = v.key AND ${scope.rows(type, 'write', 't', params)}`,
       params.values,
     );
   }
 
+  /**
+   * Deletes rows: a record (`delete`), or children its parent's update leaves out
+   * (`write`: changing a child group is writing the parent).
+   */
   async delete(
     manager: EntityManager,
     type: EntityType,
     keys: number[],
-    scope: Scope,
+    scope: AccessScope,
+    action: Extract<Action, 'delete' | 'write'>,
   ): Promise<void> {
     if (keys.length === 0) return;
+    const params = new SqlParameters();
     await manager.query(
-      `DELETE FROM ${quote(type.name)} WHERE key = ANY($1::int8[]) AND id_organization = $2`,
-      [keys, scope.organizationKey],
+      `DELETE FROM ${quote(type.name)} t
+        WHERE t.key = ANY(${params.bind(keys, 'int8[]')}) AND ${scope.rows(type, action, 't', params)}`,
+      params.values,
     );
   }
 
-  /** The keys among `keys` that exist in the caller's organization. */
-  async existingKeys(
+  /** Gives rows of one type (a record, or its children) to another owner. */
+  async assign(
     manager: EntityManager,
     type: EntityType,
     keys: number[],
-    scope: Scope,
-  ): Promise<Set<number>> {
-    const rows: { key: number }[] = await manager.query(
-      `SELECT key FROM ${quote(type.name)} WHERE key = ANY($1::int8[]) AND id_organization = $2`,
-      [keys, scope.organizationKey],
+    owner: Owner,
+    scope: AccessScope,
+  ): Promise<void> {
+    if (keys.length === 0) return;
+    const params = new SqlParameters();
+    await manager.query(
+      `UPDATE ${quote(type.name)} t
+          SET id_user = ${params.bind(owner.userKey, 'int8')},
+              id_business_unit = ${params.bind(owner.businessUnitKey, 'int8')},
+              date_updated = now()
+        WHERE t.key = ANY(${params.bind(keys, 'int8[]')}) AND ${scope.rows(type, 'write', 't', params)}`,
+      params.values,
     );
-    return new Set(rows.map((row) => row.key));
   }
 
-  /** Whether any row of `type` points at `key` through `column` (e.g. invoices of an account). */
-  async isReferenced(
+  /** The keys among `keys` of rows the caller may read (a lookup may point only at those). */
+  async readableKeys(
     manager: EntityManager,
     type: EntityType,
-    column: string,
-    key: number,
-    scope: Scope,
-  ): Promise<boolean> {
-    const rows = await manager.query(
-      `SELECT 1 FROM ${quote(type.name)} WHERE ${quote(column)} = $1 AND id_organization = $2 LIMIT 1`,
-      [key, scope.organizationKey],
+    keys: number[],
+    scope: AccessScope,
+  ): Promise<Set<number>> {
+    const params = new SqlParameters();
+    const rows: { key: number }[] = await manager.query(
+      `SELECT t.key FROM ${quote(type.name)} t
+        WHERE t.key = ANY(${params.bind(keys, 'int8[]')}) AND ${scope.rows(type, 'read', 't', params)}`,
+      params.values,
     );
-    return rows.length > 0;
+    return new Set(rows.map((row) => row.key));
   }
 }
 

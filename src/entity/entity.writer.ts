@@ -1,15 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Identity } from '../common/identity';
+import { AccessScope } from '../access/access.scope';
 import { EntityType } from './entity-type';
 import { EntityRecord } from './entity-record';
-import { EntityStore, Scope } from './entity.store';
+import { EntityStore, Owner } from './entity.store';
 
-/** Where a write happens: the transaction, who writes, and the organization it is in. */
+/**
+ * Where a write happens: the transaction, what the writer may do, and who owns the
+ * record written, which its children always share.
+ */
 export interface WriteContext {
   manager: EntityManager;
-  identity: Identity;
-  scope: Scope;
+  scope: AccessScope;
+  owner: Owner;
 }
 
 interface PendingInsert {
@@ -28,7 +31,7 @@ export class EntityWriter {
   constructor(private readonly store: EntityStore) {}
 
   async insert(context: WriteContext, type: EntityType, items: PendingInsert[]): Promise<number[]> {
-    const { manager, identity } = context;
+    const { manager, owner } = context;
     if (items.length === 0) return [];
     const rows = items.map(({ record, link }) => ({ ...columnsOf(type, record), ...link }));
     const hasChildren = items.some(({ record }) =>
@@ -40,7 +43,7 @@ export class EntityWriter {
       const keys = await this.store.drawKeys(manager, type, rows.length);
       rows.forEach((row, i) => (row.key = keys[i]));
     }
-    const keys = await this.store.insert(manager, type, rows, identity);
+    const keys = await this.store.insert(manager, type, rows, owner);
     for (const group of type.childGroups) {
       const children = items.flatMap(({ record }, i) =>
         (record.children[group.name] ?? []).map((child) => ({
@@ -87,7 +90,7 @@ export class EntityWriter {
       const gone = storedList
         .map((c) => c.properties.key as number)
         .filter((k) => !keptKeys.has(k));
-      await this.store.delete(manager, group.child, gone, scope);
+      await this.store.delete(manager, group.child, gone, scope, 'write');
 
       const updates = mergedList
         .map((child, index) => ({

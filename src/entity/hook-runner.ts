@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { Identity } from '../common/identity';
+import { ScopedData } from '../data/scoped-data';
 import { EntityHooksRegistry } from './entity-hooks';
 import { EntityType } from './entity-type';
 import { BusinessRuleError, HookEvent } from './entity.errors';
@@ -9,7 +9,7 @@ import { EntityRecord } from './entity-record';
 export interface HookRun {
   identity: Identity;
   workflow?: string;
-  manager: EntityManager;
+  data: ScopedData;
 }
 
 /**

@@ -3,7 +3,8 @@ import { EntityManager } from 'typeorm';
 import { EntityRegistry } from './entity.registry';
 import { EntityType } from './entity-type';
 import { EntityRecord } from './entity-record';
-import { EntityStore, Scope } from './entity.store';
+import { AccessScope } from '../access/access.scope';
+import { EntityStore } from './entity.store';
 
 interface LookupUse {
   path: string;
@@ -12,8 +13,9 @@ interface LookupUse {
 }
 
 /**
- * Every lookup the input sets must name a row of the caller's organization: one query per
- * target entity type, whatever the number of rows (400 naming the first that does not).
+ * Every lookup the input sets must name a row the caller may read (one of another
+ * organization, or beyond the caller's depth, is as missing): one query per target entity
+ * type, whatever the number of rows (400 naming the first that does not).
  */
 export async function checkLookups(
   store: EntityStore,
@@ -21,14 +23,14 @@ export async function checkLookups(
   manager: EntityManager,
   type: EntityType,
   input: EntityRecord,
-  scope: Scope,
+  scope: AccessScope,
 ): Promise<void> {
   const uses = collect(type, input, type.name);
   const byTarget = new Map<string, LookupUse[]>();
   for (const use of uses) byTarget.set(use.target, [...(byTarget.get(use.target) ?? []), use]);
   for (const [target, targetUses] of byTarget) {
     const targetType = registry.find(target)!;
-    const existing = await store.existingKeys(
+    const existing = await store.readableKeys(
       manager,
       targetType,
       [...new Set(targetUses.map((u) => u.key))],

@@ -9,6 +9,7 @@ const property = (overrides: Partial<PropertyDefinition>): PropertyDefinition =>
   required: false,
   origin: 'client',
   hidden: false,
+  secured: false,
   ...overrides,
 });
 

@@ -1,4 +1,4 @@
-import { Identity } from '../common/identity';
+import { AccessScope } from '../access/access.scope';
 import { quoteIdentifier, SqlParameters } from '../database/sql';
 import { CAST_TYPES, PropertyType } from '../entity/entity-type';
 import { EntityRegistry } from '../entity/entity.registry';
@@ -26,7 +26,8 @@ export interface FetchLimits {
 }
 
 export interface CompileOptions {
-  identity: Identity;
+  /** Who asks: every entity of the statement is limited to the rows it may read. */
+  scope: AccessScope;
   limits: FetchLimits;
   /** Add the capped count of all rows (`X-Fetch-Count: true`). */
   count?: boolean;
@@ -100,8 +101,8 @@ const ORDERED: PropertyType[] = [...NUMERIC, 'string', 'datetime', 'date', 'bool
 /**
  * A FETCH tree as exactly one parameterised PostgreSQL statement (FETCH.md §2): links are
  * joins (LATERAL where a link pages itself, EXISTS subqueries for EXISTS links), every
- * entity limited to the caller's organization inside the statement, identifiers only
- * from the registry and quoted, every value bound.
+ * entity limited to the rows the caller may read (its AccessScope) inside the statement,
+ * identifiers only from the registry and quoted, every value bound.
  */
 export function compileFetch(
   query: EntityQuery,
@@ -115,21 +116,19 @@ class FetchCompiler {
   private readonly resolved: ResolvedQuery;
   private readonly params = new SqlParameters();
   private readonly ctx: PredicateContext;
-  private readonly organization: string;
 
   constructor(
     private readonly query: EntityQuery,
     registry: EntityRegistry,
     private readonly options: CompileOptions,
   ) {
-    this.resolved = new ResolvedQuery(query, registry);
+    this.resolved = new ResolvedQuery(query, registry, options.scope);
     this.ctx = {
       resolved: this.resolved,
       params: this.params,
-      identity: options.identity,
+      identity: options.scope.identity,
       maxInList: options.limits.maxInList,
     };
-    this.organization = this.params.bind(options.identity.organizationKey, 'int8');
   }
 
   compile(): CompiledFetch {
@@ -200,7 +199,8 @@ class FetchCompiler {
       const prefix = source === this.resolved.root ? '' : `${source.name}.`;
       if (entry.item.property === '*' && !entry.item.aggregate) {
         for (const property of source.type.properties.values()) {
-          if (property.hidden) continue;
+          // `*` is what the caller may see: no credentials, no secured property it may not read.
+          if (property.hidden || !this.options.scope.canRead(source.type, property)) continue;
           const column = this.resultColumn(source, property.name, property.type);
           column.nullable ||= property.nullable;
           selected.push({
@@ -363,7 +363,7 @@ class FetchCompiler {
   }
 
   private scope(source: Source): string {
-    return `${source.alias}."id_organization" = ${this.organization}`;
+    return this.options.scope.rows(source.type, 'read', source.alias, this.params);
   }
 
   private optional(sql: string | undefined): string[] {

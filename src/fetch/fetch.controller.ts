@@ -95,7 +95,10 @@ export class FetchController {
     description: '{columns:[{name, entity, property, type, aggregate?, nullable}]}',
   })
   @ApiBadRequestResponse({ description: 'As POST /rest/fetch' })
-  metadata(@Req() request: FastifyRequest, @Body() body: unknown): { columns: ResultColumn[] } {
+  metadata(
+    @Req() request: FastifyRequest,
+    @Body() body: unknown,
+  ): Promise<{ columns: ResultColumn[] }> {
     return this.fetch.metadata(inputOf(request, body));
   }
 }

@@ -1,4 +1,5 @@
-import { BadRequestException } from '@nestjs/common';
+import { BadRequestException, ForbiddenException } from '@nestjs/common';
+import { AccessScope } from '../access/access.scope';
 import { didYouMean } from '../common/nearest-name';
 import { EntityType, PropertyDefinition, PropertyType } from '../entity/entity-type';
 import { EntityRegistry } from '../entity/entity.registry';
@@ -39,7 +40,8 @@ const INTEGERS: PropertyType[] = ['integer', 'bigint'];
 
 /**
  * Every entity and link of a query with its entity type, and the lookups of names in
- * it. Hidden properties (credentials) do not exist here, so a query cannot name them.
+ * it. Hidden properties (credentials) do not exist here, so a query cannot name them; a
+ * secured property the caller may not read is a 403 wherever the query names it.
  */
 export class ResolvedQuery {
   readonly root: Source;
@@ -49,6 +51,7 @@ export class ResolvedQuery {
   constructor(
     query: EntityQuery,
     private readonly registry: EntityRegistry,
+    private readonly scope: AccessScope,
   ) {
     this.root = this.source(query, undefined, query.entity, 'root');
   }
@@ -56,7 +59,12 @@ export class ResolvedQuery {
   /** A property of a source's entity type; 400 with the nearest name otherwise. */
   property(source: Source, name: string): PropertyDefinition {
     const property = source.type.properties.get(name);
-    if (property && !property.hidden) return property;
+    if (property && !property.hidden) {
+      if (this.scope.canRead(source.type, property)) return property;
+      throw new ForbiddenException(
+        `${source.type.name}.${name}: a secured property you may not read`,
+      );
+    }
     const visible = [...source.type.properties.values()].filter((p) => !p.hidden);
     throw new FetchQueryError(
       `${source.type.name} has no property "${name}"${didYouMean(

@@ -2,7 +2,8 @@ import { BadRequestException, Injectable, ServiceUnavailableException } from '@n
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
-import { Identity } from '../common/identity';
+import { AccessScope } from '../access/access.scope';
+import { AccessService } from '../access/access.service';
 import { RequestContext } from '../common/request-context';
 import { Environment } from '../config/environment';
 import { EntityRegistry } from '../entity/entity.registry';
@@ -52,6 +53,7 @@ export class FetchService {
     private readonly cursors: FetchCursors,
     private readonly slots: StatementSlots,
     private readonly context: RequestContext,
+    private readonly access: AccessService,
     config: ConfigService<Environment, true>,
   ) {
     const get = <K extends keyof Environment>(key: K) => config.get(key, { infer: true });
@@ -71,9 +73,10 @@ export class FetchService {
   }
 
   /** `POST /rest/metadata/fetch`: the columns the query would produce; nothing runs. */
-  metadata(input: FetchInput): { columns: ResultColumn[] } {
+  async metadata(input: FetchInput): Promise<{ columns: ResultColumn[] }> {
     const query = this.read(input);
-    return { columns: this.compile(query, this.context.requireIdentity(), {}).columns };
+    const scope = await this.access.scopeOf(this.context.requireIdentity());
+    return { columns: this.compile(query, scope, {}).columns };
   }
 
   /** `POST /rest/fetch`: the rows of one page, in one statement. */
@@ -81,12 +84,13 @@ export class FetchService {
     const started = performance.now();
     const query = this.read(input);
     const identity = this.context.requireIdentity();
+    const scope = await this.access.scopeOf(identity);
     // Printed and hashed at most once: a page both opens a cursor and signs the next.
     let bound: string | undefined;
     const binding = () => (bound ??= cursorBinding(printFetch(query), identity.userKey));
     const after =
       options.cursor !== undefined ? await this.cursors.open(binding(), options.cursor) : undefined;
-    const compiled = this.compile(query, identity, { count: options.count, after });
+    const compiled = this.compile(query, scope, { count: options.count, after });
     const compiledAt = performance.now();
     // Inside a workflow the workflow's turn is the query's; a request's query takes its own.
     const raw = options.manager
@@ -134,10 +138,10 @@ export class FetchService {
 
   private compile(
     query: EntityQuery,
-    identity: Identity,
+    scope: AccessScope,
     options: { count?: boolean; after?: unknown[] },
   ): CompiledFetch {
-    return compileFetch(query, this.registry, { identity, limits: this.limits, ...options });
+    return compileFetch(query, this.registry, { scope, limits: this.limits, ...options });
   }
 
   private async execute(

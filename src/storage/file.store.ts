@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Identity } from '../common/identity';
+import { AccessScope } from '../access/access.scope';
+import { SqlParameters } from '../database/sql';
+import { EntityRegistry } from '../entity/entity.registry';
+import { EntityType } from '../entity/entity-type';
 import { StorageDriver } from './backends/storage-backend';
 
 export interface VersionRecord {
@@ -26,84 +29,105 @@ export interface NewVersion {
 const VERSION_COLUMNS = `v.id_file AS "fileKey", v.version, v.name, v.content_type AS "contentType",
   v.size, v.sha256, v.driver, v.date_created AS "dateCreated"`;
 
-/** The SQL of file records (`file`, `file_version`), each statement within an organization. */
+/**
+ * The SQL of file records (`file`, `file_version`): each statement limited by the caller's
+ * AccessScope for the file (a version belongs to its file, and has its owner).
+ */
 @Injectable()
 export class FileStore {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly registry: EntityRegistry,
+  ) {}
 
-  /** One version of a file (the latest without `version`), if the file is the organization's. */
+  /** `file`: the type whose privileges govern files (the registry is complete after init). */
+  get type(): EntityType {
+    return this.registry.find('file')!;
+  }
+
+  /** One version of a file (the latest without `version`), if the caller may read the file. */
   async findVersion(
     fileKey: number,
     version: number | undefined,
-    organizationKey: number,
+    scope: AccessScope,
   ): Promise<VersionRecord | undefined> {
+    const params = new SqlParameters();
     const [row] = await this.dataSource.query(
       `SELECT ${VERSION_COLUMNS} FROM file f
-         JOIN file_version v ON v.id_file = f.key AND v.version = coalesce($2::int4, f.latest_version)
-        WHERE f.key = $1 AND f.id_organization = $3`,
-      [fileKey, version ?? null, organizationKey],
+         JOIN file_version v
+           ON v.id_file = f.key AND v.version = coalesce(${params.bind(version ?? null, 'int4')}, f.latest_version)
+        WHERE f.key = ${params.bind(fileKey, 'int8')} AND ${this.readable(scope, params)}`,
+      params.values,
     );
     return row;
   }
 
-  /** Every version of a file, first to last; none when it is not the organization's. */
-  listVersions(fileKey: number, organizationKey: number): Promise<VersionRecord[]> {
+  /** Every version of a file, first to last; none when the caller may not read it. */
+  listVersions(fileKey: number, scope: AccessScope): Promise<VersionRecord[]> {
+    const params = new SqlParameters();
     return this.dataSource.query(
       `SELECT ${VERSION_COLUMNS} FROM file f JOIN file_version v ON v.id_file = f.key
-        WHERE f.key = $1 AND f.id_organization = $2 ORDER BY v.version`,
-      [fileKey, organizationKey],
+        WHERE f.key = ${params.bind(fileKey, 'int8')} AND ${this.readable(scope, params)}
+        ORDER BY v.version`,
+      params.values,
     );
   }
 
-  async exists(
+  /** What the caller may do with a file: nothing (as if missing), read it, or add versions. */
+  async access(
     fileKey: number,
-    organizationKey: number,
-    manager?: EntityManager,
-  ): Promise<boolean> {
-    const rows = await (manager ?? this.dataSource.manager).query(
-      `SELECT 1 FROM file WHERE key = $1 AND id_organization = $2`,
-      [fileKey, organizationKey],
+    scope: AccessScope,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<'none' | 'read' | 'write'> {
+    const params = new SqlParameters();
+    const [row]: { writable: boolean }[] = await manager.query(
+      `SELECT ${scope.rows(this.type, 'write', 'f', params)} AS writable FROM file f
+        WHERE f.key = ${params.bind(fileKey, 'int8')} AND ${this.readable(scope, params)}`,
+      params.values,
     );
-    return rows.length > 0;
+    return row ? (row.writable ? 'write' : 'read') : 'none';
   }
 
   /**
-   * Records a version in one statement: a new file at version 1, or the next version of
-   * `fileKey` (none when that file is not the organization's). The file takes the
-   * version's name and type.
+   * Records a version in one statement: a new file at version 1, owned by the caller, or
+   * the next version of `fileKey` (none when the caller may not write that file). The
+   * file takes the version's name and type; the version, the file's owner.
    */
   async record(
     manager: EntityManager,
     fileKey: number | undefined,
     version: NewVersion,
-    owner: Identity,
+    scope: AccessScope,
   ): Promise<VersionRecord | undefined> {
-    const values = [
-      version.name,
-      version.contentType,
-      owner.organizationKey,
-      owner.businessUnitKey,
-      owner.userKey,
-      version.size,
-      version.sha256,
-      version.driver,
-    ];
+    const params = new SqlParameters();
+    const name = params.bind(version.name);
+    const contentType = params.bind(version.contentType);
+    const { organizationKey, businessUnitKey, userKey } = scope.identity;
     const file =
       fileKey === undefined
         ? `INSERT INTO file (name, content_type, latest_version, id_organization, id_business_unit, id_user)
-           VALUES ($1, $2, 1, $3, $4, $5) RETURNING key, latest_version`
-        : `UPDATE file SET latest_version = latest_version + 1, name = $1, content_type = $2,
-                  date_updated = now()
-            WHERE key = $9 AND id_organization = $3 RETURNING key, latest_version`;
+           VALUES (${name}, ${contentType}, 1, ${params.bind(organizationKey)},
+                   ${params.bind(businessUnitKey)}, ${params.bind(userKey)})
+           RETURNING key, latest_version, id_organization, id_business_unit, id_user`
+        : `UPDATE file f SET latest_version = latest_version + 1, name = ${name},
+                  content_type = ${contentType}, date_updated = now()
+            WHERE f.key = ${params.bind(fileKey, 'int8')} AND ${scope.rows(this.type, 'write', 'f', params)}
+           RETURNING key, latest_version, id_organization, id_business_unit, id_user`;
     const [row] = await manager.query(
       `WITH f AS (${file})
        INSERT INTO file_version AS v (id_file, version, name, content_type, size, sha256,
                                       driver, id_organization, id_business_unit, id_user)
-       SELECT f.key, f.latest_version, $1, $2, $6, $7, $8, $3, $4, $5 FROM f
+       SELECT f.key, f.latest_version, ${name}, ${contentType}, ${params.bind(version.size)},
+              ${params.bind(version.sha256)}, ${params.bind(version.driver)},
+              f.id_organization, f.id_business_unit, f.id_user FROM f
        RETURNING ${VERSION_COLUMNS}`,
-      fileKey === undefined ? values : [...values, fileKey],
+      params.values,
     );
     return row;
+  }
+
+  private readable(scope: AccessScope, params: SqlParameters): string {
+    return scope.rows(this.type, 'read', 'f', params);
   }
 
   /** Which of these bytes a version of any organization names, on `driver`. */

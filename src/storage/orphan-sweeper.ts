@@ -32,7 +32,12 @@ export class OrphanSweeper implements OnApplicationBootstrap, BeforeApplicationS
 
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
-    await this.running;
+    await this.settled();
+  }
+
+  /** Settles when the sweep under way, if any, ends (its statements done). */
+  settled(): Promise<void> {
+    return this.running ?? Promise.resolve();
   }
 
   private async sweep(): Promise<void> {

@@ -1,5 +1,6 @@
 import {
   BadRequestException,
+  ForbiddenException,
   HttpException,
   Inject,
   Injectable,
@@ -11,7 +12,8 @@ import type { FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { DataSource, EntityManager } from 'typeorm';
 import { etagMatches } from '../common/etag';
-import { Identity } from '../common/identity';
+import { AccessScope } from '../access/access.scope';
+import { AccessService } from '../access/access.service';
 import { RequestContext } from '../common/request-context';
 import { Environment } from '../config/environment';
 import {
@@ -66,6 +68,7 @@ export class StorageService {
     private readonly files: FileStore,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly context: RequestContext,
+    private readonly access: AccessService,
     config: ConfigService<Environment, true>,
   ) {
     this.backend = backends[config.get('STORAGE_DRIVER', { infer: true })];
@@ -77,22 +80,21 @@ export class StorageService {
    * system the bytes are durable first and recorded after, so a cut leaves no record.
    */
   async upload(request: FastifyRequest): Promise<StoredFileDto> {
-    const identity = this.context.requireIdentity();
+    const scope = await this.scope();
     const version = this.backend.transactional
-      ? await this.dataSource.transaction((tx) => this.receive(request, identity, tx))
-      : await this.receive(request, identity);
+      ? await this.dataSource.transaction((tx) => this.receive(request, scope, tx))
+      : await this.receive(request, scope);
     return { id: version.fileKey, ...versionDto(version) };
   }
 
   async download(ask: DownloadRequest): Promise<Download> {
-    const { organizationKey } = this.context.requireIdentity();
     const fileKey = this.key(ask.id, 'id');
     if (fileKey === undefined) throw new BadRequestException('id is required: the key of the file');
     const versionNumber = this.key(ask.version, 'version');
     if (ask.action !== undefined && ask.action !== 'view' && ask.action !== 'download') {
       throw new BadRequestException('action is "download" or "view"');
     }
-    const version = await this.files.findVersion(fileKey, versionNumber, organizationKey);
+    const version = await this.files.findVersion(fileKey, versionNumber, await this.scope());
     if (!version) {
       throw new NotFoundException(
         versionNumber === undefined
@@ -137,10 +139,7 @@ export class StorageService {
   }
 
   async versions(fileKey: number): Promise<VersionDto[]> {
-    const versions = await this.files.listVersions(
-      fileKey,
-      this.context.requireIdentity().organizationKey,
-    );
+    const versions = await this.files.listVersions(fileKey, await this.scope());
     if (versions.length === 0) throw new NotFoundException(`No file ${fileKey}`);
     return versions.map(versionDto);
   }
@@ -148,7 +147,7 @@ export class StorageService {
   /** Reads the form's parts in order, the bytes streamed to the backend as they come. */
   private async receive(
     request: FastifyRequest,
-    identity: Identity,
+    scope: AccessScope,
     tx?: EntityManager,
   ): Promise<VersionRecord> {
     const fields: Record<string, string> = {};
@@ -175,13 +174,7 @@ export class StorageService {
         }
         // What came before the bytes is checked before they are stored.
         if (fields.name === undefined) checked('The file name', part.filename ?? '');
-        const fileKey = this.key(fields.id, 'id');
-        if (
-          fileKey !== undefined &&
-          !(await this.files.exists(fileKey, identity.organizationKey, tx))
-        ) {
-          throw new NotFoundException(`No file ${fileKey}`);
-        }
+        await this.assertMayStore(this.key(fields.id, 'id'), scope, tx);
         // The part's stream fails when the form does (cut short, over the size limit): the
         // client's error. Anything else failing the write (the disk) is the server's.
         let formError: unknown;
@@ -210,10 +203,33 @@ export class StorageService {
       tx ?? this.dataSource.manager,
       fileKey,
       newVersion,
-      identity,
+      scope,
     );
     if (!version) throw new NotFoundException(`No file ${fileKey}`);
     return version;
+  }
+
+  /** Before any byte is stored: a new file needs create, a new version write on its file. */
+  private async assertMayStore(
+    fileKey: number | undefined,
+    scope: AccessScope,
+    tx?: EntityManager,
+  ): Promise<void> {
+    if (fileKey === undefined) {
+      if (!scope.may(this.files.type, 'create')) {
+        throw new ForbiddenException('You may not create files');
+      }
+      return;
+    }
+    const access = await this.files.access(fileKey, scope, tx);
+    if (access === 'none') throw new NotFoundException(`No file ${fileKey}`);
+    if (access === 'read') {
+      throw new ForbiddenException(`You may not add a version to file ${fileKey}`);
+    }
+  }
+
+  private scope(): Promise<AccessScope> {
+    return this.access.scopeOf(this.context.requireIdentity());
   }
 
   private key(value: string | undefined, name: string): number | undefined {

@@ -80,6 +80,7 @@ function argumentProperty(type: PropertyType): PropertyDefinition {
     required: true,
     origin: 'client',
     hidden: false,
+    secured: false,
   };
 }
 

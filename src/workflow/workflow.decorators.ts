@@ -1,4 +1,5 @@
 import { Injectable, SetMetadata } from '@nestjs/common';
+import type { Action } from '../access/access.depth';
 
 export const WORKFLOW = 'atrium:workflow';
 export const WORKFLOW_METHOD = 'atrium:workflow-method';
@@ -23,6 +24,14 @@ export interface WorkflowMethodOptions {
   arguments?: ArgumentDefinition[];
   /** `admin`: only administrators may run it (403 for others). */
   access?: 'everyone' | 'admin';
+  /**
+   * What the caller's roles must grant, at any depth: an action per entity type, e.g.
+   * `{ invoice: 'write' }` (403 otherwise). What the method then reads and writes through
+   * its ScopedData is still limited to the records the caller reaches.
+   */
+  requires?: Record<string, Action>;
+  /** Roles of which the caller must hold one (administrators need none). */
+  roles?: string[];
 }
 
 /** A Nest provider whose decorated methods run as `POST /rest/workflow/{name}/{method}`. */

@@ -1,4 +1,6 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import { Action, ACTIONS } from '../access/access.depth';
+import { EntityRegistry } from '../entity/entity.registry';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import {
   ARGUMENT_TYPES,
@@ -13,18 +15,21 @@ export interface WorkflowMethodDefinition {
   name: string;
   arguments: ArgumentDefinition[];
   access: 'everyone' | 'admin';
+  requires: Record<string, Action>;
+  roles: string[];
   /** The provider's method, bound to its instance. */
   run: (...args: unknown[]) => unknown;
 }
 
 /** Every @Workflow provider's @WorkflowMethod, found once at boot. */
 @Injectable()
-export class WorkflowRegistry implements OnModuleInit {
+export class WorkflowRegistry implements OnModuleInit, OnApplicationBootstrap {
   private readonly workflows = new Map<string, Map<string, WorkflowMethodDefinition>>();
 
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
+    private readonly entities: EntityRegistry,
   ) {}
 
   onModuleInit(): void {
@@ -40,6 +45,26 @@ export class WorkflowRegistry implements OnModuleInit {
       }
       owners.set(name, metatype.name);
       this.workflows.set(name, this.methodsOf(name, instance as Record<string, unknown>));
+    }
+  }
+
+  /** After every module's init, when the entity registry is complete: a typo fails the boot. */
+  onApplicationBootstrap(): void {
+    for (const { name, methods } of this.all()) {
+      for (const method of methods) {
+        for (const [entity, action] of Object.entries(method.requires)) {
+          if (!this.entities.find(entity)) {
+            throw new Error(
+              `${name}.${method.name} requires ${entity}: no entity type has that name`,
+            );
+          }
+          if (!ACTIONS.includes(action)) {
+            throw new Error(
+              `${name}.${method.name} requires "${action}" on ${entity}, not one of ${ACTIONS.join(', ')}`,
+            );
+          }
+        }
+      }
     }
   }
 
@@ -76,6 +101,8 @@ export class WorkflowRegistry implements OnModuleInit {
         name,
         arguments: checkedArguments(`${workflow}.${name}`, options.arguments ?? []),
         access: options.access ?? 'everyone',
+        requires: options.requires ?? {},
+        roles: options.roles ?? [],
         run: handler.bind(instance),
       });
     }

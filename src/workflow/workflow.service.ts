@@ -1,24 +1,38 @@
 import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { Action } from '../access/access.depth';
+import { AccessService } from '../access/access.service';
 import { Identity } from '../common/identity';
 import { RequestContext } from '../common/request-context';
+import { ScopedData } from '../data/scoped-data';
+import { EntityRegistry } from '../entity/entity.registry';
+import { EntityService } from '../entity/entity.service';
 import { StatementSlots } from '../database/statement-slots';
 import { translateDatabaseError } from '../entity/database-errors';
 import { bindArguments } from './workflow.arguments';
 import { ArgumentDefinition } from './workflow.decorators';
-import { WorkflowRegistry } from './workflow.registry';
+import { WorkflowMethodDefinition, WorkflowRegistry } from './workflow.registry';
 
 /** What a workflow method gets after its arguments. */
 export interface WorkflowContext {
-  /** The method's transaction: pass it to EntityService and FetchService calls. */
-  manager: EntityManager;
+  /**
+   * Entities and FETCH inside the method's transaction, as the caller: what it reads and
+   * writes is limited by the caller's organization and privileges.
+   */
+  data: ScopedData;
   identity: Identity;
 }
 
 export interface WorkflowDescription {
   name: string;
-  methods: { name: string; access: 'everyone' | 'admin'; arguments: ArgumentDefinition[] }[];
+  methods: {
+    name: string;
+    access: 'everyone' | 'admin';
+    requires: Record<string, Action>;
+    roles: string[];
+    arguments: ArgumentDefinition[];
+  }[];
 }
 
 /** Runs workflow methods (spec 4.4): arguments checked, one transaction, the caller's identity. */
@@ -29,12 +43,21 @@ export class WorkflowService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly context: RequestContext,
     private readonly slots: StatementSlots,
+    private readonly entities: EntityService,
+    private readonly access: AccessService,
+    private readonly types: EntityRegistry,
   ) {}
 
   list(): WorkflowDescription[] {
     return this.registry.all().map(({ name, methods }) => ({
       name,
-      methods: methods.map((m) => ({ name: m.name, access: m.access, arguments: m.arguments })),
+      methods: methods.map(({ name, access, requires, roles, arguments: args }) => ({
+        name,
+        access,
+        requires,
+        roles,
+        arguments: args,
+      })),
     }));
   }
 
@@ -56,13 +79,17 @@ export class WorkflowService {
     if (method.access === 'admin' && !identity.isAdmin) {
       throw new ForbiddenException(`Only administrators may run ${workflow}.${methodName}`);
     }
+    await this.assertGranted(method, identity);
     const args = bindArguments(method, body);
     let result: unknown;
     try {
       result = await this.slots.run(identity.userKey, () =>
         this.context.runWorkflow(`${workflow}.${methodName}`, () =>
           this.dataSource.transaction(async (manager) =>
-            method.run(...args, { manager, identity } satisfies WorkflowContext),
+            method.run(...args, {
+              data: this.entities.scopedData(manager),
+              identity,
+            } satisfies WorkflowContext),
           ),
         ),
       );
@@ -71,5 +98,19 @@ export class WorkflowService {
     }
     const isObject = typeof result === 'object' && result !== null && !Array.isArray(result);
     return isObject ? (result as object) : { result: result ?? null };
+  }
+
+  /** 403 unless the caller's roles grant what the method requires. */
+  private async assertGranted(method: WorkflowMethodDefinition, identity: Identity): Promise<void> {
+    const path = `${method.workflow}.${method.name}`;
+    const scope = await this.access.scopeOf(identity);
+    if (method.roles.length > 0 && !scope.holdsAny(method.roles)) {
+      throw new ForbiddenException(`${path} needs one of the roles ${method.roles.join(', ')}`);
+    }
+    for (const [entity, action] of Object.entries(method.requires)) {
+      if (!scope.may(this.types.find(entity)!, action)) {
+        throw new ForbiddenException(`${path} needs ${action} on ${entity}`);
+      }
+    }
   }
 }

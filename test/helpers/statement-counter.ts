@@ -1,4 +1,6 @@
-import { AbstractLogger, DataSource, LogLevel, LogMessage } from 'typeorm';
+import { AbstractLogger, LogLevel, LogMessage } from 'typeorm';
+import { OrphanSweeper } from '../../src/storage/orphan-sweeper';
+import type { TestApp } from './test-app';
 
 /** Records every statement TypeORM sends while recording. */
 export class StatementCounter extends AbstractLogger {
@@ -7,9 +9,11 @@ export class StatementCounter extends AbstractLogger {
 
   /**
    * The data source's logger is read on every query; swapping it is how TypeORM lets one
-   * watch the statements without changing the app.
+   * watch the statements without changing the app. The storage sweep the app starts in
+   * the background is awaited first: its statements are no request's.
    */
-  static attach(dataSource: DataSource): StatementCounter {
+  static async attach({ app, dataSource }: TestApp): Promise<StatementCounter> {
+    await app.get(OrphanSweeper).settled();
     const counter = new StatementCounter();
     Object.defineProperty(dataSource, 'logger', { value: counter });
     return counter;

@@ -6,6 +6,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AppModule, AppOptions } from '../../src/app.module';
 import { configureApp, createHttpAdapter } from '../../src/app.setup';
+import { MEMBER_ROLE } from '../../src/access/role-grants';
 import { ApiKeyService } from '../../src/auth/api-key.service';
 import { OrganizationService } from '../../src/auth/organization.service';
 import { UserService } from '../../src/auth/user.service';
@@ -111,10 +112,19 @@ export function uniqueName(prefix: string): string {
   return `${prefix}_${randomBytes(5).toString('hex')}`;
 }
 
-/** A user in the Demo organization (or `organizationKey`), created through the service. */
+/**
+ * A user in the Demo organization (or `organizationKey`), created through the service,
+ * holding role `member` (organization depth on every type) unless `roles` says otherwise.
+ */
 export async function createUser(
   testApp: TestApp,
-  options: { isAdmin?: boolean; password?: string; organizationKey?: number } = {},
+  options: {
+    isAdmin?: boolean;
+    password?: string;
+    organizationKey?: number;
+    roles?: string[];
+    businessUnitKey?: number;
+  } = {},
 ): Promise<{ userName: string; password: string; key: number }> {
   const userName = uniqueName('user');
   const password = options.password ?? 'user-password-1';
@@ -131,7 +141,8 @@ export async function createUser(
       password,
       isAdmin: options.isAdmin,
       organizationKey: organization.key,
-      businessUnitKey: organization.idBusinessUnit,
+      businessUnitKey: options.businessUnitKey ?? organization.idBusinessUnit,
+      roles: options.roles ?? [MEMBER_ROLE],
     }),
   );
   return { userName, password, key: user.key };
@@ -165,7 +176,7 @@ export async function createSecondTestApp(env: Record<string, string> = {}): Pro
 /** A new user of the Demo organization (or `organizationKey`) and an API key for it. */
 export async function apiKeyUser(
   testApp: TestApp,
-  options: { isAdmin?: boolean; organizationKey?: number } = {},
+  options: Parameters<typeof createUser>[1] = {},
 ): Promise<{ key: string; userKey: number; userName: string }> {
   const user = await createUser(testApp, options);
   return { key: await apiKeyFor(testApp, user.key), userKey: user.key, userName: user.userName };

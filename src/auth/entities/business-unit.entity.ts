@@ -1,4 +1,4 @@
-import { Column, Index } from 'typeorm';
+import { Column, Index, JoinColumn, ManyToOne } from 'typeorm';
 import { BusinessEntity } from '../../entity/entity.decorators';
 import { SystemColumns } from '../../common/system-columns.entity';
 
@@ -7,4 +7,13 @@ import { SystemColumns } from '../../common/system-columns.entity';
 export class BusinessUnit extends SystemColumns {
   @Column({ type: 'varchar', length: 200 })
   name: string;
+
+  /** The unit above this one; null for a root. A unit's tree is it and every unit below. */
+  @Index()
+  @Column({ type: 'bigint', nullable: true })
+  idParentBusinessUnit: number | null;
+
+  @ManyToOne(() => BusinessUnit, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'id_parent_business_unit' })
+  parentBusinessUnit?: BusinessUnit;
 }

@@ -1,5 +1,6 @@
 import { Column, Index } from 'typeorm';
-import { BusinessEntity, Computed } from '../../entity/entity.decorators';
+import { UserRole } from '../../access/entities/user-role.entity';
+import { BusinessEntity, ChildGroup, Computed } from '../../entity/entity.decorators';
 import { SystemColumns } from '../../common/system-columns.entity';
 
 @BusinessEntity('user', { write: 'admin', writeOnly: ['password'] })
@@ -33,4 +34,8 @@ export class User extends SystemColumns {
   @Computed()
   @Column({ type: 'varchar', length: 255, nullable: true })
   oidcSubject: string | null;
+
+  /** The roles the user holds (group `user_user_role`). */
+  @ChildGroup(() => UserRole)
+  roles?: UserRole[];
 }

@@ -2,6 +2,7 @@ import { Injectable, ServiceUnavailableException, UnauthorizedException } from '
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { IDENTITY_USER_COLUMNS, IdentityUser } from '../identity.mapper';
+import { grantRoles } from '../../access/role-grants';
 import { nextKey } from '../user.service';
 import { ExternalIdentity } from './access-token.verifier';
 
@@ -64,11 +65,12 @@ export class ExternalUsers {
       }
       const key = await nextKey(tx, 'user');
       const userName = await this.freeUserName(tx, external);
-      await tx.query(
+      const inserted: { key: number }[] = await tx.query(
         `INSERT INTO "user" (key, user_name, full_name, id_organization, id_business_unit, id_user,
                              oidc_issuer, oidc_subject)
          VALUES ($1, $2, $3, $4, $5, $1, $6, $7)
-         ON CONFLICT (oidc_issuer, oidc_subject) WHERE oidc_subject IS NOT NULL DO NOTHING`,
+         ON CONFLICT (oidc_issuer, oidc_subject) WHERE oidc_subject IS NOT NULL DO NOTHING
+         RETURNING key`,
         [
           key,
           userName,
@@ -79,6 +81,18 @@ export class ExternalUsers {
           subject,
         ],
       );
+      if (inserted.length === 0) return;
+      const user = {
+        key,
+        idOrganization: place.organization,
+        idBusinessUnit: place.unit,
+        idUser: key,
+      };
+      await grantRoles(tx, user, provider.roles).catch((error: Error) => {
+        throw new ServiceUnavailableException(
+          `OpenID provider ${provider.name} gives new users roles of "${provider.organization}": ${error.message}`,
+        );
+      });
     });
   }
 

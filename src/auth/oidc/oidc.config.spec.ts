@@ -21,6 +21,7 @@ describe('loadOidcProviders', () => {
         audience: 'atrium',
         isDefault: true,
         autoProvision: true,
+        roles: [],
       },
       expect.objectContaining({ name: 'other', isDefault: false }),
     ]);
@@ -36,6 +37,8 @@ describe('loadOidcProviders', () => {
     );
     expect(() => load([{ ...entry, clientId: undefined }])).toThrow(/\[0\]: clientId/);
     expect(() => load([{ ...entry, colour: 'red' }])).toThrow(/property colour should not exist/);
+    expect(() => load([{ ...entry, roles: 'member' }])).toThrow(/\[0\]: roles must be an array/);
+    expect(() => load([{ ...entry, roles: [''] }])).toThrow(/\[0\]: each value in roles must/);
     expect(() => load([{ ...entry, issuer: 'http://login.example.com' }])).toThrow(
       /must be https \(http only on loopback\)/,
     );

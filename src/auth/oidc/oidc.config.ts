@@ -33,6 +33,12 @@ class ProviderEntry {
   /** Where users it creates land: names of an organization and one of its business units. */
   @IsString() @Length(1, 200) organization: string;
   @IsString() @Length(1, 200) businessUnit: string;
+  /** Names of roles (of that organization) the users it creates hold. */
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  @Length(1, 100, { each: true })
+  roles?: string[];
   /** Where a login may return to; anything else is refused (no open redirect). */
   @IsArray() @IsUrl(URL_OPTIONS, { each: true }) redirectUrls: string[];
 }
@@ -49,6 +55,7 @@ export interface OidcProvider {
   autoProvision: boolean;
   organization: string;
   businessUnit: string;
+  roles: string[];
   redirectUrls: string[];
 }
 
@@ -111,6 +118,7 @@ function checked(entry: unknown, path: string): OidcProvider {
     autoProvision: provider.autoProvision ?? true,
     organization: provider.organization,
     businessUnit: provider.businessUnit,
+    roles: provider.roles ?? [],
     redirectUrls: provider.redirectUrls,
   };
 }

@@ -4,6 +4,7 @@ import { ServerSecret1795350000000 } from './1795350000000-ServerSecret';
 import { Storage1795360786207 } from './1795360786207-Storage';
 import { OpenId1795362652215 } from './1795362652215-OpenId';
 import { LoginLimit1795400000000 } from './1795400000000-LoginLimit';
+import { AccessControl1795547046060 } from './1795547046060-AccessControl';
 
 /** Listed, not globbed, so the same list works compiled, under ts-jest and in the CLI. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   Storage1795360786207,
   OpenId1795362652215,
   LoginLimit1795400000000,
+  AccessControl1795547046060,
 ];

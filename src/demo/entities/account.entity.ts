@@ -1,6 +1,6 @@
 import { Column } from 'typeorm';
 import { SystemColumns } from '../../common/system-columns.entity';
-import { BusinessEntity } from '../../entity/entity.decorators';
+import { BusinessEntity, Secured } from '../../entity/entity.decorators';
 
 @BusinessEntity('account')
 export class Account extends SystemColumns {
@@ -13,6 +13,8 @@ export class Account extends SystemColumns {
   @Column({ type: 'varchar', length: 100, nullable: true })
   country: string | null;
 
+  /** Only roles granting it read or change a customer's credit limit. */
+  @Secured()
   @Column({ type: 'numeric', precision: 14, scale: 2, nullable: true })
   creditLimit: string | null;
 }

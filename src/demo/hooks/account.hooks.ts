@@ -1,15 +1,27 @@
 import { EntityHooks } from '../../entity/entity.decorators';
 import { HookContext } from '../../entity/entity-hooks';
 import { BusinessRuleError } from '../../entity/entity.errors';
-import { Invoice } from '../entities';
 
 @EntityHooks('account')
 export class AccountHooks {
-  async onBeforeDelete({ stored, manager }: HookContext): Promise<void> {
-    const invoices = await manager.getRepository(Invoice).countBy({
-      idAccount: stored!.properties.key as number,
-      idOrganization: stored!.properties.id_organization as number,
+  /**
+   * Counts the invoices the caller may read; one it may not still holds the account
+   * (a foreign key), and the delete fails as a conflict instead.
+   */
+  async onBeforeDelete({ stored, data }: HookContext): Promise<void> {
+    const { rows } = await data.fetch({
+      entity: 'invoice',
+      properties: [{ property: '*', aggregate: 'count', alias: 'invoices' }],
+      filter: [
+        {
+          type: 'And',
+          conditions: [
+            { property: 'id_account', operator: 'eq', value: stored!.properties.key as number },
+          ],
+        },
+      ],
     });
+    const invoices = Number(rows[0].invoices);
     if (invoices > 0) {
       throw new BusinessRuleError(`The account has ${invoices} invoice(s) and cannot be deleted`, {
         propertyName: 'key',

@@ -1,0 +1,91 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Client } from 'pg';
+import {
+  DataSource,
+  EntityManager,
+  EntitySubscriberInterface,
+  TransactionCommitEvent,
+} from 'typeorm';
+import { AccessService } from './access.service';
+
+/** The channel the access tables' triggers notify (migration AccessControl). */
+const CHANNEL = 'atrium_access';
+const CHANGED = 'atrium:access-changed';
+const RECONNECT_MS = 1000;
+
+/** Marks the transaction of `manager` as one that changes who may do what. */
+export function markAccessChanged(manager: EntityManager): void {
+  const data = manager.queryRunner?.data as Record<string, unknown> | undefined;
+  if (data) data[CHANGED] = true;
+}
+
+/**
+ * Keeps AccessService's caches true. Writes to roles, privileges, user roles and units
+ * fire a statement trigger that notifies CHANNEL, which every instance LISTENs to on a
+ * connection of its own (PostgreSQL delivers it at commit, so other instances forget
+ * within milliseconds). A notification arrives asynchronously, so a write through this
+ * instance's entity engine also forgets when its transaction commits: the writer's next
+ * request already sees the change. While the listening connection is down nothing is
+ * cached (see AccessService), and it reconnects every second.
+ */
+@Injectable()
+export class AccessChanges
+  implements EntitySubscriberInterface, OnApplicationBootstrap, OnModuleDestroy
+{
+  private readonly logger = new Logger(AccessChanges.name);
+  private client?: Client;
+  private stopped = false;
+  private retry?: NodeJS.Timeout;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly access: AccessService,
+  ) {
+    dataSource.subscribers.push(this);
+  }
+
+  afterTransactionCommit(event: TransactionCommitEvent): void {
+    if ((event.queryRunner.data as Record<string, unknown> | undefined)?.[CHANGED]) {
+      this.access.forget();
+    }
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.listen();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retry);
+    await this.client?.end().catch(() => undefined);
+  }
+
+  private async listen(): Promise<void> {
+    const options = this.dataSource.options as { url?: string };
+    const client = new Client({ connectionString: options.url });
+    client.on('notification', () => this.access.forget());
+    client.on('error', () => this.lost(client));
+    client.on('end', () => this.lost(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+      this.client = client;
+      this.access.cacheScopes(true);
+    } catch (error) {
+      this.logger.warn(`Cannot listen for access changes: ${(error as Error).message}`);
+      this.lost(client);
+    }
+  }
+
+  private lost(client: Client): void {
+    if (this.client === client) this.client = undefined;
+    this.access.cacheScopes(false);
+    client.end().catch(() => undefined);
+    if (this.stopped || this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      if (!this.stopped) void this.listen();
+    }, RECONNECT_MS);
+  }
+}

@@ -1,0 +1,110 @@
+import { Identity } from '../common/identity';
+import { quoteIdentifier, SqlParameters } from '../database/sql';
+import { EntityType, governingType, PropertyDefinition } from '../entity/entity-type';
+import { Action, Depth } from './access.depth';
+import { Grants } from './access.grants';
+
+/** The owner columns every row carries, as a row read from the database holds them. */
+export interface OwnedRow {
+  id_organization?: unknown;
+  id_business_unit?: unknown;
+  id_user?: unknown;
+}
+
+/**
+ * What one caller may reach: the organization (tenancy) and, inside it, the depth of
+ * each action on each entity type and the secured properties it may read or update.
+ * The one source of the rows predicate: the entity store, the FETCH compiler and the file
+ * store ask it for their WHERE conditions, and no statement of theirs takes a scope-less
+ * path. An administrator reaches the whole organization, every property included.
+ */
+export class AccessScope {
+  private readonly units: Set<number>;
+
+  constructor(
+    readonly identity: Identity,
+    private readonly grants: Grants | 'administrator',
+    /** The caller's business unit and every unit below it. */
+    readonly unitTree: number[],
+  ) {
+    this.units = new Set(unitTree);
+  }
+
+  get organizationKey(): number {
+    return this.identity.organizationKey;
+  }
+
+  /**
+   * How far the caller reaches for an action on a type. Types no role governs (users,
+   * units, roles) are the organization's to read; who may change them is the type's
+   * `write` setting. A child type has its parent's depth.
+   */
+  depth(type: EntityType, action: Action): Depth {
+    const governing = governingType(type);
+    if (this.grants === 'administrator' || !governing.privileges) return 'organization';
+    return this.grants.depth(governing.name, action);
+  }
+
+  /** The SQL condition: rows of `type` under `alias` the caller may `action`. */
+  rows(type: EntityType, action: Action, alias: string, params: SqlParameters): string {
+    const depth = this.depth(type, action);
+    // Nothing bound for `none`: a parameter the text never names has no type to infer.
+    if (depth === 'none') return 'false';
+    const column = (name: string) => `${alias}.${quoteIdentifier(name)}`;
+    const organization = `${column('id_organization')} = ${params.bind(this.organizationKey, 'int8')}`;
+    switch (depth) {
+      case 'user':
+        return `${organization} AND ${column('id_user')} = ${params.bind(this.identity.userKey, 'int8')}`;
+      case 'business_unit':
+        return `${organization} AND ${column('id_business_unit')} = ${params.bind(this.identity.businessUnitKey, 'int8')}`;
+      case 'business_unit_tree':
+        return `${organization} AND ${column('id_business_unit')} = ANY(${params.bind(this.unitTree, 'int8[]')})`;
+      case 'organization':
+        return organization;
+    }
+  }
+
+  /** The same rule as `rows`, for a row already read (its owner columns). */
+  allows(type: EntityType, action: Action, row: OwnedRow): boolean {
+    if (Number(row.id_organization) !== this.organizationKey) return false;
+    switch (this.depth(type, action)) {
+      case 'none':
+        return false;
+      case 'user':
+        return Number(row.id_user) === this.identity.userKey;
+      case 'business_unit':
+        return Number(row.id_business_unit) === this.identity.businessUnitKey;
+      case 'business_unit_tree':
+        return this.units.has(Number(row.id_business_unit));
+      case 'organization':
+        return true;
+    }
+  }
+
+  /** Whether the caller may `action` any record of the type at all. */
+  may(type: EntityType, action: Action): boolean {
+    return this.depth(type, action) !== 'none';
+  }
+
+  /** The roles the caller holds. */
+  get roleNames(): string[] {
+    return this.grants === 'administrator' ? [] : this.grants.roles;
+  }
+
+  /** Whether the caller holds one of these roles (an administrator counts as holding all). */
+  holdsAny(roles: string[]): boolean {
+    if (this.grants === 'administrator') return true;
+    const held = this.grants.roles;
+    return roles.some((role) => held.includes(role));
+  }
+
+  canRead(type: EntityType, property: PropertyDefinition): boolean {
+    if (!property.secured || this.grants === 'administrator') return true;
+    return this.grants.mayRead(type.name, property.name);
+  }
+
+  canUpdate(type: EntityType, property: PropertyDefinition): boolean {
+    if (!property.secured || this.grants === 'administrator') return true;
+    return this.grants.mayUpdate(type.name, property.name);
+  }
+}
