@@ -28,7 +28,7 @@ const COMPILED = {
       const total = params.bind('100', 'numeric');
       const account = rowsSql('t1', params);
       const limit = params.bind(50, 'int8');
-      const sql = `SELECT t0."number" AS "number", t0."status" AS "status", t0."total" AS "total", t0."issue_date" AS "issue_date", t1."name" AS "a.name", t1."country" AS "a.country", t0."issue_date" AS "#o0", t0."key" AS "#o1" FROM "invoice" t0 INNER JOIN "account" t1 ON t1."key" = t0."id_account" AND ${account} WHERE ${root} AND ((t0."status" = ANY(${statuses})) AND t0."total" > ${total}) ORDER BY "issue_date" DESC, t0."key" ASC LIMIT ${limit}`;
+      const sql = `SELECT t0."number" AS "number", t0."status" AS "status", t0."total" AS "total", t0."issue_date" AS "issue_date", t1."name" AS "a.name", t1."country" AS "a.country", (t0."issue_date")::text AS "#o0", t0."key" AS "#o1" FROM "invoice" t0 INNER JOIN "account" t1 ON t1."key" = t0."id_account" AND ${account} WHERE ${root} AND ((t0."status" = ANY(${statuses})) AND t0."total" > ${total}) ORDER BY "issue_date" DESC, t0."key" ASC LIMIT ${limit}`;
       return { sql, params: params.values };
     },
     hidden: ['#o0', '#o1'],

@@ -211,19 +211,26 @@ async function load(server, scenario, ctx) {
 }
 
 /**
+ * The app's connection listening for access changes (src/access/access.changes.ts) is
+ * left alone: it runs no request's statements, and while it reconnects the app caches no
+ * access scope, which would count statements a running server does not send.
+ */
+const POOL_BACKENDS = `datname = $1 AND pid <> pg_backend_pid() AND query <> 'LISTEN atrium_access'`;
+
+/**
  * Transactions committed or rolled back in the bench database so far. Backends report
  * their statistics lazily (an idle one may sit on them indefinitely), but always on exit:
- * so the database's backends are terminated first. The servers' pools just reconnect;
+ * so the pools' backends are terminated first. The servers' pools just reconnect;
  * each new connection costs one transaction of its own, which the caller subtracts.
  */
 async function committedTransactions() {
   await admin.query(
-    'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE ${POOL_BACKENDS}`,
     [databaseName],
   );
   for (let waited = 0; ; waited += 50) {
     const { rows } = await admin.query(
-      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${POOL_BACKENDS}`,
       [databaseName],
     );
     if (rows[0].n === 0) break;
