@@ -392,12 +392,19 @@ export function storageSuite(driver: 'fs' | 'db'): void {
         }
       });
 
-      it('removes temporary files a crash left behind when it starts', async () => {
-        const leftover = join(dataDir, 'files', 'tmp', randomUUID());
+      it('removes stale temporary files a crash left when it starts, not uploads in flight', async () => {
+        const temporary = join(dataDir, 'files', 'tmp');
+        const leftover = join(temporary, randomUUID());
         await writeFile(leftover, 'half an upload');
+        const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
+        await utimes(leftover, hourAgo, hourAgo);
+        // Another instance on the same directory, uploading now.
+        const inFlight = randomUUID();
+        await writeFile(join(temporary, inFlight), 'an upload going on');
         const restarted = await createSecondTestApp({ STORAGE_DRIVER: 'fs', DATA_DIR: dataDir });
         await restarted.close();
-        expect(await readdir(join(dataDir, 'files', 'tmp'))).toEqual([]);
+        expect(await readdir(temporary)).toEqual([inFlight]);
+        await rm(join(temporary, inFlight));
       });
     }
   });

@@ -21,8 +21,9 @@ const SHA256 = /^[0-9a-f]{64}$/;
 
 /**
  * Bytes as files under DATA_DIR/files, named by their sha256. A file is written under a
- * temporary name, fsynced and renamed (and its directory fsynced): a crash mid-upload leaves only a temporary file,
- * which the next start removes, and no record (the record is written after).
+ * temporary name, fsynced and renamed (and its directory fsynced): a crash mid-upload
+ * leaves only a temporary file, which a start or a sweep removes once it is stale, and no
+ * record (the record is written after).
  */
 @Injectable()
 export class FsStorageBackend implements StorageBackend, OnModuleInit {
@@ -41,8 +42,20 @@ export class FsStorageBackend implements StorageBackend, OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     await mkdir(this.temporary, { recursive: true });
+    await this.removeStaleTemporaries();
+  }
+
+  /**
+   * Removes the temporary files nothing has written for SWEEP_GRACE_MS: what a crash
+   * left mid-upload. Fresh ones are uploads in flight, of another process on the same
+   * directory too, and stay.
+   */
+  private async removeStaleTemporaries(): Promise<void> {
     for (const leftover of await readdir(this.temporary)) {
-      await rm(join(this.temporary, leftover), { force: true });
+      const path = join(this.temporary, leftover);
+      const written = await stat(path).catch(() => undefined);
+      if (written && Date.now() - written.mtimeMs >= SWEEP_GRACE_MS)
+        await rm(path, { force: true });
     }
   }
 
@@ -93,6 +106,7 @@ export class FsStorageBackend implements StorageBackend, OnModuleInit {
    * upload touching it at that moment finds it gone and writes its own.
    */
   async sweep(recorded: (sha256s: string[]) => Promise<Set<string>>): Promise<number> {
+    await this.removeStaleTemporaries();
     let removed = 0;
     const aside = join(this.temporary, `sweep-${randomUUID()}`);
     for (const prefix of await readdir(this.root)) {
