@@ -8,7 +8,8 @@ import { AuthModule } from './auth/auth.module';
 import { CommonModule } from './common/common.module';
 import { REDACTED_LOG_PATHS, redactRequestUrl, serializeError } from './common/log-redaction';
 import { Environment, validateEnvironment } from './config/environment';
-import { DatabaseModule } from './database/database.module';
+import { DatabaseModule, MigrationClass } from './database/database.module';
+import { entityClasses } from './database/entity-classes';
 import { DemoModule } from './demo/demo.module';
 import { EntityModule } from './entity/entity.module';
 import { FetchModule } from './fetch/fetch.module';
@@ -21,6 +22,8 @@ export interface AppOptions {
   databaseUrl: string;
   /** Further feature modules, e.g. an application's own entity types in its tests. */
   modules?: DynamicModule['imports'];
+  /** Their migrations, run after the app's own (the README's example module's, in tests). */
+  migrations?: MigrationClass[];
 }
 
 /** The levels at which pino-http's "request completed" lines are written. */
@@ -31,9 +34,18 @@ function requestIdOf(request: IncomingMessage): string {
   return (request as IncomingMessage & { id?: string }).id ?? randomUUID();
 }
 
+/**
+ * The entity classes of the app: those of every module imported above (and of modules
+ * given to forRoot, which load before it runs). The CLI and the migration tool take the
+ * list from here, so an entity is in all three once its module is in the app.
+ */
+export function appEntities(): ReturnType<typeof entityClasses> {
+  return entityClasses();
+}
+
 @Module({})
 export class AppModule {
-  static forRoot({ databaseUrl, modules = [] }: AppOptions): DynamicModule {
+  static forRoot({ databaseUrl, modules = [], migrations = [] }: AppOptions): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -60,7 +72,7 @@ export class AppModule {
             };
           },
         }),
-        DatabaseModule.forRoot(databaseUrl),
+        DatabaseModule.forRoot(databaseUrl, migrations),
         CommonModule,
         EntityModule,
         AccessModule,

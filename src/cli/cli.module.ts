@@ -3,6 +3,7 @@ import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKeyService } from '../auth/api-key.service';
 import { ACCESS_ENTITIES } from '../access/entities';
+import { appEntities } from '../app.module';
 import { AUTH_ENTITIES } from '../auth/entities';
 import { OrganizationService } from '../auth/organization.service';
 import { UserService } from '../auth/user.service';
@@ -35,7 +36,7 @@ export class CliModule {
         }),
         TypeOrmModule.forRoot({
           ...buildDataSourceOptions({ url: databaseUrl, poolSize: CLI_POOL_SIZE }),
-          autoLoadEntities: true,
+          entities: appEntities(),
           // A command fails at once on an unreachable database; the server's default
           // of nine retries three seconds apart would look like a hang.
           retryAttempts: 0,

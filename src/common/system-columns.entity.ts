@@ -1,6 +1,7 @@
 import {
   Column,
   CreateDateColumn,
+  Generated,
   JoinColumn,
   ManyToOne,
   PrimaryGeneratedColumn,
@@ -37,7 +38,10 @@ export abstract class SystemColumns {
   @JoinColumn({ name: 'id_user' })
   user?: unknown;
 
-  @Column({ type: 'uuid', default: () => 'gen_random_uuid()' })
+  // Generated, not `default: () => 'gen_random_uuid()'`: TypeORM reads that default back
+  // as a generated uuid, and every migration it generated dropped and set it again.
+  @Column({ type: 'uuid' })
+  @Generated('uuid')
   uuid: string;
 
   @CreateDateColumn({ type: 'timestamptz' })

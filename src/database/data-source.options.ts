@@ -27,6 +27,9 @@ export function buildDataSourceOptions({
     migrationsRun: true,
     migrationsTransactionMode: 'each',
     synchronize: false,
+    // Generated uuids are gen_random_uuid(), built into PostgreSQL 13+: no extension.
+    uuidExtension: 'pgcrypto',
+    installExtensions: false,
     poolSize,
     extra: {
       connectionTimeoutMillis: 10_000,

@@ -1,8 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { MigrationInterface } from 'typeorm';
 import { Environment } from '../config/environment';
 import { buildDataSourceOptions } from './data-source.options';
+import { MIGRATIONS } from './migrations';
+import { entityClasses } from './entity-classes';
+
+export type MigrationClass = new () => MigrationInterface;
 
 /**
  * TypeORM on the given URL: a PostgreSQL server, or the embedded one that main.ts (or
@@ -10,7 +15,7 @@ import { buildDataSourceOptions } from './data-source.options';
  */
 @Module({})
 export class DatabaseModule {
-  static forRoot(databaseUrl: string): DynamicModule {
+  static forRoot(databaseUrl: string, migrations: MigrationClass[] = []): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
@@ -22,7 +27,10 @@ export class DatabaseModule {
               poolSize: config.get('DATABASE_POOL_SIZE', { infer: true }),
               statementTimeoutMs: config.get('STATEMENT_TIMEOUT_MS', { infer: true }),
             }),
-            autoLoadEntities: true,
+            // Every entity class loaded, not only those given to forFeature: the same list
+            // the migration tool compares with the migrations (appEntities).
+            entities: entityClasses(),
+            migrations: [...MIGRATIONS, ...migrations],
           }),
         }),
       ],

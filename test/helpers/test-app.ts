@@ -27,9 +27,10 @@ export interface TestApp {
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  modules: AppOptions['modules'] = [],
+  extension: AppOptions['modules'] | Omit<AppOptions, 'databaseUrl'> = [],
   databaseUrl = process.env.ATRIUM_TEST_DATABASE_URL,
 ): Promise<TestApp> {
+  const { modules, migrations } = Array.isArray(extension) ? { modules: extension } : extension;
   const saved = { ...process.env };
   Object.assign(process.env, env);
   try {
@@ -37,7 +38,7 @@ export async function createTestApp(
       throw new Error('ATRIUM_TEST_DATABASE_URL is set by test/setup-suite-database.ts');
     const env = validateEnvironment(process.env);
     const app = await NestFactory.create<NestFastifyApplication>(
-      AppModule.forRoot({ databaseUrl, modules }),
+      AppModule.forRoot({ databaseUrl, modules, migrations }),
       createHttpAdapter(env),
       {
         logger: false,

@@ -1,0 +1,24 @@
+/**
+ * What an application's modules build with, in one import: entity types with child
+ * groups and secured properties, their hooks, workflows, and the scoped data API both
+ * read and write with (README, "Add an entity type" and "Write a workflow").
+ */
+export { SystemColumns } from './common/system-columns.entity';
+export {
+  BusinessEntity,
+  ChildGroup,
+  Computed,
+  EntityHooks,
+  Secured,
+} from './entity/entity.decorators';
+export type { BusinessEntityOptions } from './entity/entity.decorators';
+export type { HookContext } from './entity/entity-hooks';
+export { BusinessRuleError } from './entity/entity.errors';
+export type { EntityRecord } from './entity/entity-record';
+export type { WriteResult } from './entity/entity.service';
+export type { ScopedData } from './data/scoped-data';
+export type { EntityQuery } from './fetch/fetch.tree';
+export { Workflow, WorkflowMethod } from './workflow/workflow.decorators';
+export type { WorkflowMethodOptions } from './workflow/workflow.decorators';
+export { WorkflowError } from './workflow/workflow.errors';
+export type { WorkflowContext } from './workflow/workflow.service';
