@@ -6,6 +6,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { AccessModule } from './access/access.module';
 import { AuthModule } from './auth/auth.module';
 import { CommonModule } from './common/common.module';
+import { transportFor } from './common/logging';
 import { REDACTED_LOG_PATHS, redactRequestUrl, serializeError } from './common/log-redaction';
 import { Environment, validateEnvironment } from './config/environment';
 import { DatabaseModule, MigrationClass } from './database/database.module';
@@ -62,6 +63,7 @@ export class AppModule {
             return {
               pinoHttp: {
                 level,
+                transport: transportFor(config.get('LOG_FORMAT', { infer: true })),
                 genReqId: requestIdOf,
                 redact: REDACTED_LOG_PATHS,
                 serializers: { req: redactRequestUrl, err: serializeError },

@@ -3,10 +3,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
-import pino from 'pino';
 import { AppModule } from './app.module';
 import { configureApp, createHttpAdapter } from './app.setup';
-import { validateEnvironment } from './config/environment';
+import { BootLogger, bootLog, plainMessage } from './common/logging';
+import { Environment, validateEnvironment } from './config/environment';
 import { EmbeddedPostgres } from './database/embedded-postgres';
 
 /** Connections the embedded database accepts beyond the app's pool (the admin CLI). */
@@ -16,9 +16,16 @@ const SHUTDOWN_LIMIT_MS = 10_000;
 
 async function main(): Promise<void> {
   if (existsSync('.env')) process.loadEnvFile('.env');
-  const env = validateEnvironment(process.env);
-  // Nest's logger comes with the app; the database starts before it.
-  const log = pino({ level: env.LOG_LEVEL });
+  // Nest's logger comes with the app; the configuration and the database come before it.
+  // A failed start is one fatal line saying why, and exit code 1: no stack dump.
+  const log = bootLog(process.env);
+  let env: Environment;
+  try {
+    env = validateEnvironment(process.env);
+  } catch (error) {
+    log.fatal(plainMessage(error));
+    process.exit(1);
+  }
   let app: NestFastifyApplication | undefined;
   let embedded: Promise<EmbeddedPostgres | undefined> = Promise.resolve(undefined);
 
@@ -57,14 +64,15 @@ async function main(): Promise<void> {
     app = await NestFactory.create<NestFastifyApplication>(
       AppModule.forRoot({ databaseUrl }),
       createHttpAdapter(env),
-      { bufferLogs: true },
+      // Errors reach the catch below instead of Nest's own exit with a stack trace.
+      { bufferLogs: true, abortOnError: false, logger: new BootLogger(log) },
     );
     await configureApp(app, env);
     await app.listen(env.PORT, env.HOST);
     const where = env.DATABASE_URL ? 'PostgreSQL server' : `embedded PostgreSQL in ${env.DATA_DIR}`;
     app.get(Logger).log(`Atrium listening on http://${env.HOST}:${env.PORT} (${where})`);
   } catch (error) {
-    console.error(error);
+    log.fatal(`Atrium did not start: ${plainMessage(error)}`);
     await stop(1);
   }
 }

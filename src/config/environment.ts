@@ -22,6 +22,10 @@ const STRATEGY = `(${AUTH_STRATEGY_NAMES.join('|')})`;
 /** `1mb`, `100kb`, `512b`: BODY_LIMIT's format, and its amount and unit. */
 export const BYTE_SIZE = /^(\d+(?:\.\d+)?)(b|kb|mb)$/i;
 
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 /**
  * Every setting the server reads, with its default. `.env.example` and the README's
  * configuration table list the same names: keep the three in step.
@@ -90,7 +94,9 @@ export class Environment {
   TRUST_PROXY?: string;
   @Matches(BYTE_SIZE, { message: 'BODY_LIMIT must look like 100kb or 1mb' })
   BODY_LIMIT: string = '1mb';
-  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: string = 'info';
+  @IsIn(LOG_LEVELS) LOG_LEVEL: string = 'info';
+  /** `json` (one JSON object per line) or `pretty` (pino-pretty's lines, to read locally). */
+  @IsIn(LOG_FORMATS) LOG_FORMAT: LogFormat = 'json';
   /** Longest FETCH query text, in bytes; a longer body is 413. */
   @IsInt() @Min(1) @Max(16_777_216) FETCH_MAX_QUERY_BYTES: number = 65536;
   /** FETCH: the rows a query without LIMIT returns at most. */
@@ -127,10 +133,10 @@ export function validateEnvironment(raw: Record<string, unknown>): Environment {
   const errors = validateSync(env, { whitelist: false });
   if (errors.length > 0) {
     const problems = errors.flatMap((e) => Object.values(e.constraints ?? {}));
-    throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+    throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   }
   if (env.FETCH_DEFAULT_ROWS > env.FETCH_MAX_ROWS) {
-    throw new Error('Invalid configuration:\n  FETCH_DEFAULT_ROWS must not exceed FETCH_MAX_ROWS');
+    throw new Error('Invalid configuration: FETCH_DEFAULT_ROWS must not exceed FETCH_MAX_ROWS');
   }
   return env;
 }

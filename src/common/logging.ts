@@ -1,0 +1,71 @@
+import { LoggerService } from '@nestjs/common';
+import pino, { Logger as Pino, TransportSingleOptions } from 'pino';
+import { LOG_FORMATS, LOG_LEVELS, LogFormat } from '../config/environment';
+
+/** pino-pretty's coloured lines for LOG_FORMAT=pretty; JSON lines otherwise. */
+export function transportFor(format: LogFormat): TransportSingleOptions | undefined {
+  return format === 'pretty'
+    ? { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l' } }
+    : undefined;
+}
+
+/**
+ * The log of a starting server, before the configuration is known to be valid: LOG_LEVEL
+ * and LOG_FORMAT as given when they are valid, the defaults otherwise.
+ */
+export function bootLog(raw: NodeJS.ProcessEnv): Pino {
+  const level = LOG_LEVELS.includes(raw.LOG_LEVEL ?? '') ? raw.LOG_LEVEL! : 'info';
+  const format = LOG_FORMATS.find((f) => f === raw.LOG_FORMAT) ?? 'json';
+  return pino({ level, transport: transportFor(format) });
+}
+
+/**
+ * An error as one plain line: its message's first paragraph (Nest adds "Potential
+ * solutions" after a blank line), whitespace collapsed.
+ */
+export function plainMessage(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text
+    .split(/\n\s*\n/)[0]
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * Nest's logger while the app is built: each line a pino line with its message only (a
+ * stack at debug). The failure Nest's ExceptionHandler reports is left to main(), which
+ * logs a failed start once, as one fatal line.
+ */
+export class BootLogger implements LoggerService {
+  constructor(private readonly pino: Pino) {}
+
+  log(message: unknown, ...params: unknown[]): void {
+    this.pino.info({ context: contextOf(params) }, String(message));
+  }
+
+  warn(message: unknown, ...params: unknown[]): void {
+    this.pino.warn({ context: contextOf(params) }, String(message));
+  }
+
+  debug(message: unknown, ...params: unknown[]): void {
+    this.pino.debug({ context: contextOf(params) }, String(message));
+  }
+
+  verbose(message: unknown, ...params: unknown[]): void {
+    this.pino.trace({ context: contextOf(params) }, String(message));
+  }
+
+  error(message: unknown, ...params: unknown[]): void {
+    const context = contextOf(params);
+    if (context === 'ExceptionHandler') return;
+    const stack = params.find((p) => typeof p === 'string' && p.includes('\n    at '));
+    if (stack) this.pino.debug({ context, stack }, plainMessage(message));
+    this.pino.error({ context }, plainMessage(message));
+  }
+}
+
+/** Nest passes the context last. */
+function contextOf(params: unknown[]): string | undefined {
+  const last = params[params.length - 1];
+  return typeof last === 'string' && !last.includes('\n') ? last : undefined;
+}
