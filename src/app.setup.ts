@@ -76,7 +76,7 @@ function helmetHeaders(): Record<string, string> {
     removeHeader: (name: string) => delete headers[name],
   };
   helmet()({} as IncomingMessage, recorder as unknown as ServerResponse, (error) => {
-    if (error) throw error;
+    if (error) throw error instanceof Error ? error : new Error(JSON.stringify(error));
   });
   return headers;
 }

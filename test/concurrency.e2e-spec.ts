@@ -152,7 +152,7 @@ describe('concurrent clients of two organizations', () => {
               .sort((a, b) => a - b)
               .map((key) => ({ key, id_organization: caller.organizationKey }));
             const same = JSON.stringify(body) === JSON.stringify(expected);
-            return same ? undefined : `FETCH of ${keys} answered ${JSON.stringify(body)}`;
+            return same ? undefined : `FETCH of ${keys.join(',')} answered ${JSON.stringify(body)}`;
           }
         }
       },

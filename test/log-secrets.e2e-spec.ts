@@ -96,7 +96,7 @@ describe('secrets never reach the log', () => {
       .send({ user: 'admin', password: TEST_ADMIN_PASSWORD })
       .expect(200);
     const cookie = cookiesOf(login).join('; ');
-    const csrf = login.headers['x-csrf-token'] as string;
+    const csrf = login.headers['x-csrf-token'];
     keepCookies('a session cookie', pairsOf(cookiesOf(login)));
     keep('a CSRF token', csrf);
     const asAdmin = (test: request.Test) => test.set('Cookie', cookie).set('X-CSRF-Token', csrf);
@@ -124,7 +124,7 @@ describe('secrets never reach the log', () => {
     await http()
       .post('/auth/password')
       .set('Cookie', userCookie)
-      .set('X-CSRF-Token', user.headers['x-csrf-token'] as string)
+      .set('X-CSRF-Token', user.headers['x-csrf-token'])
       .type('form')
       .send({
         'current-password': 'first-password-1',

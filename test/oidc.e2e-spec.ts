@@ -173,7 +173,7 @@ describe('OpenID Connect and OAuth 2.0', () => {
       const withState = (value: string) => {
         const params = new URLSearchParams(url.search);
         params.set('state', value);
-        return request(t.http).get(`/oauth/test?${params}`);
+        return request(t.http).get(`/oauth/test?${params.toString()}`);
       };
 
       // One character changed, the second last (the last may carry unused bits). Chosen by

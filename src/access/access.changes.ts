@@ -16,7 +16,7 @@ const RECONNECT_MS = 1000;
 
 /** Marks the transaction of `manager` as one that changes who may do what. */
 export function markAccessChanged(manager: EntityManager): void {
-  const data = manager.queryRunner?.data as Record<string, unknown> | undefined;
+  const data = manager.queryRunner?.data;
   if (data) data[CHANGED] = true;
 }
 

@@ -84,7 +84,7 @@ export class BusinessUnitHooks extends AccessChangingHooks {
       // Two moves at once could each see no cycle and make one together.
       await data.lockUntilTransactionEnds(`business_unit.parent:${organization}`);
       // Every unit above the new parent, whoever may read them: a cycle is a cycle.
-      const [cycle] = await data.unscopedManager.query(
+      const [cycle]: unknown[] = await data.unscopedManager.query(
         `WITH RECURSIVE above AS (
            SELECT key, id_parent_business_unit FROM business_unit WHERE key = $1
            UNION

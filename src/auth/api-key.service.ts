@@ -100,14 +100,14 @@ export class ApiKeyService {
 
   private async lookUp(hash: string): Promise<Identity | undefined> {
     const revocations = this.revocations;
-    const [rows] = (await this.dataSource.query(
+    const [rows] = await this.dataSource.query<[ApiKeyRow[], number]>(
       `UPDATE api_key k SET last_used_at = now()
          FROM "user" u
         WHERE k.secret_hash = $1 AND u.key = k.id_user AND u.active
           AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())
       RETURNING k.key AS api_key_id, k.expires_at, u.locale, ${IDENTITY_USER_COLUMNS}`,
       [hash],
-    )) as [ApiKeyRow[], number];
+    );
     const row = rows[0];
     if (!row) return undefined;
     const identity = identityOf(row, 'api-key', row.locale);

@@ -1,8 +1,7 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
-import { ApiForbiddenResponse, ApiSecurity } from '@nestjs/swagger';
+import { ApiSecurity } from '@nestjs/swagger';
 
 export const IS_PUBLIC = 'atrium:public';
-export const IS_ADMIN_ONLY = 'atrium:admin-only';
 export const IS_CSRF_EXEMPT = 'atrium:csrf-exempt';
 
 /**
@@ -10,13 +9,6 @@ export const IS_CSRF_EXEMPT = 'atrium:csrf-exempt';
  * request (GET /auth shows the user when there is one). Read by the guard and Swagger.
  */
 export const Public = () => applyDecorators(SetMetadata(IS_PUBLIC, true), ApiSecurity({}));
-
-/** Only admins of their organization may call the route (403 for others). */
-export const AdminOnly = () =>
-  applyDecorators(
-    SetMetadata(IS_ADMIN_ONLY, true),
-    ApiForbiddenResponse({ description: 'The caller is not an admin' }),
-  );
 
 /** A cookie-authenticated write that needs no CSRF header (the login itself). */
 export const CsrfExempt = () => SetMetadata(IS_CSRF_EXEMPT, true);

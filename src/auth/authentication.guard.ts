@@ -9,7 +9,7 @@ import { AuthGuard, AuthModuleOptions } from '@nestjs/passport';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Identity } from '../common/identity';
 import { RequestContext } from '../common/request-context';
-import { IS_ADMIN_ONLY, IS_CSRF_EXEMPT, IS_PUBLIC } from './auth.decorators';
+import { IS_CSRF_EXEMPT, IS_PUBLIC } from './auth.decorators';
 import { safeEqual } from '../common/secrets';
 import {
   CSRF_HEADER,
@@ -54,9 +54,6 @@ export class AuthenticationGuard extends AuthGuard() {
         throw new ForbiddenException(`Missing or wrong ${CSRF_HEADER} header`);
       }
     }
-    if (this.flag(IS_ADMIN_ONLY, context) && !identity.isAdmin) {
-      throw new ForbiddenException('Only administrators may do this');
-    }
     return true;
   }
 
@@ -77,7 +74,7 @@ export class AuthenticationGuard extends AuthGuard() {
     _info: unknown,
     context: ExecutionContext,
   ): TUser {
-    if (error) throw error;
+    if (error) throw error instanceof Error ? error : new Error(JSON.stringify(error));
     if (user) return user;
     if (this.flag(IS_PUBLIC, context)) return undefined as TUser;
     throw new UnauthorizedException(

@@ -183,14 +183,14 @@ export class SessionService {
   /** Replaces an old token; a concurrent rotation of the same token wins once. */
   private async rotate(sessionKey: number, oldToken: string): Promise<string | undefined> {
     const token = newSecret();
-    const [, affected] = (await this.dataSource.query(
+    const [, affected] = await this.dataSource.query<[unknown, number]>(
       `UPDATE session
           SET previous_token_hash = token_hash,
               previous_valid_until = now() + make_interval(secs => $4),
               token_hash = $3, rotated_at = now()
         WHERE key = $1 AND token_hash = $2`,
       [sessionKey, sha256(oldToken), sha256(token), ROTATION_GRACE_SECONDS],
-    )) as [unknown, number];
+    );
     return affected === 1 ? token : undefined;
   }
 

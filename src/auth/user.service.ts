@@ -79,8 +79,9 @@ export class UserService {
 
 /** Draws a key ahead of the insert, for rows that must reference each other. */
 export async function nextKey(manager: EntityManager, table: string): Promise<number> {
-  const [row] = (await manager.query(`SELECT nextval(pg_get_serial_sequence($1, 'key')) AS key`, [
-    `"${table}"`,
-  ])) as { key: number }[];
+  const [row] = await manager.query<{ key: number }[]>(
+    `SELECT nextval(pg_get_serial_sequence($1, 'key')) AS key`,
+    [`"${table}"`],
+  );
   return row.key;
 }

@@ -39,7 +39,10 @@ export function describeError(error: unknown): ReportedError {
   // The services speak HTTP; their 4xx errors are the domain's refusals.
   if (error instanceof HttpException && error.getStatus() < 500) return failed(error.message);
   // Lost a race with a concurrent create: the check passed, the unique index did not.
-  const driverError = error instanceof QueryFailedError ? uniqueViolationDetail(error) : undefined;
+  const driverError =
+    error instanceof QueryFailedError
+      ? uniqueViolationDetail(error as QueryFailedError<Error>)
+      : undefined;
   if (driverError) return failed(driverError);
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
   return { exitCode: EXIT_FAILED, message, showUsage: false };
@@ -49,7 +52,7 @@ function failed(message: string): ReportedError {
   return { exitCode: EXIT_FAILED, message, showUsage: false };
 }
 
-function uniqueViolationDetail(error: QueryFailedError): string | undefined {
+function uniqueViolationDetail(error: QueryFailedError<Error>): string | undefined {
   const { code, detail } = error.driverError as { code?: string; detail?: string };
   return code === UNIQUE_VIOLATION ? (detail ?? error.message) : undefined;
 }

@@ -5,7 +5,6 @@ import { MigrationInterface } from 'typeorm';
 import { Environment } from '../config/environment';
 import { buildDataSourceOptions } from './data-source.options';
 import { MIGRATIONS } from './migrations';
-import { entityClasses } from './entity-classes';
 
 export type MigrationClass = new () => MigrationInterface;
 
@@ -27,9 +26,9 @@ export class DatabaseModule {
               poolSize: config.get('DATABASE_POOL_SIZE', { infer: true }),
               statementTimeoutMs: config.get('STATEMENT_TIMEOUT_MS', { infer: true }),
             }),
-            // Every entity class loaded, not only those given to forFeature: the same list
-            // the migration tool compares with the migrations (appEntities).
-            entities: entityClasses(),
+            // The modules' forFeature entities: the list appEntities() gives the CLI and
+            // the migration tool.
+            autoLoadEntities: true,
             migrations: [...MIGRATIONS, ...migrations],
           }),
         }),

@@ -1,16 +1,15 @@
-import { getMetadataArgsStorage } from 'typeorm';
-
-// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-type EntityClass = Function;
+import { EntityClassOrSchema } from '@nestjs/typeorm/dist/interfaces/entity-class-or-schema.type';
+// Where TypeOrmModule.forFeature records its entities for autoLoadEntities; not in the
+// package's index, so a test (entity-classes.spec.ts) guards the import.
+import { EntitiesMetadataStorage } from '@nestjs/typeorm/dist/entities-metadata.storage';
+import { DEFAULT_DATA_SOURCE_NAME } from '@nestjs/typeorm/dist/typeorm.constants';
 
 /**
- * Every TypeORM entity class loaded into this process. A module's entity files load with
- * the module, so once app.module.ts is loaded these are the entities of the modules the
- * app imports: the one list the app, the CLI and the migration tool use (`appEntities`),
- * filled by the modules themselves.
+ * The entity classes the loaded modules register with `TypeOrmModule.forFeature`: the
+ * list the app's data source loads (`autoLoadEntities`). Once app.module.ts is loaded,
+ * the app's whole list, which the CLI and the migration tool take too (`appEntities`):
+ * filled by the modules themselves, nothing to register by hand.
  */
-export function entityClasses(): EntityClass[] {
-  return getMetadataArgsStorage()
-    .tables.filter((table) => table.type === 'regular' && typeof table.target === 'function')
-    .map((table) => table.target as EntityClass);
+export function entityClasses(): EntityClassOrSchema[] {
+  return [...EntitiesMetadataStorage.getEntitiesByDataSource(DEFAULT_DATA_SOURCE_NAME)];
 }

@@ -43,14 +43,15 @@ export class EntityHooksRegistry implements OnModuleInit, OnApplicationBootstrap
 
   onModuleInit(): void {
     for (const wrapper of this.discovery.getProviders()) {
-      const { metatype, instance } = wrapper;
+      const { metatype } = wrapper;
+      const instance: unknown = wrapper.instance;
       if (!metatype || !instance) continue;
-      const entityName: string | undefined = Reflect.getMetadata(ENTITY_HOOKS, metatype);
+      const entityName = Reflect.getMetadata(ENTITY_HOOKS, metatype) as string | undefined;
       if (!entityName) continue;
       if (this.hooks.has(entityName)) {
         throw new Error(`Two @EntityHooks providers for entity type ${entityName}`);
       }
-      this.hooks.set(entityName, instance as EntityHookSet);
+      this.hooks.set(entityName, instance);
     }
   }
 

@@ -29,11 +29,14 @@ async function attachChildren(
   rows: Record<string, unknown>[],
   scope: AccessScope,
 ): Promise<EntityRecord[]> {
-  const records = rows.map((properties) => ({ entity_name: type.name, properties, children: {} }));
-  const byKey = new Map(records.map((r) => [r.properties.key as number, r as EntityRecord]));
+  const records: EntityRecord[] = rows.map((properties) => ({
+    entity_name: type.name,
+    properties,
+    children: {},
+  }));
+  const byKey = new Map(records.map((r) => [r.properties.key as number, r]));
   for (const group of type.childGroups) {
-    for (const record of records)
-      (record.children as Record<string, EntityRecord[]>)[group.name] = [];
+    for (const record of records) record.children[group.name] = [];
     const childRows = await store.findChildren(
       manager,
       group.child,

@@ -58,8 +58,8 @@ type EntityClass = Function;
  */
 export function ChildGroup(child: () => EntityClass): PropertyDecorator {
   return (prototype) => {
-    const groups: (() => EntityClass)[] =
-      Reflect.getMetadata(CHILD_GROUPS, prototype.constructor) ?? [];
+    const groups =
+      (Reflect.getMetadata(CHILD_GROUPS, prototype.constructor) as (() => EntityClass)[]) ?? [];
     Reflect.defineMetadata(CHILD_GROUPS, [...groups, child], prototype.constructor);
   };
 }
@@ -67,7 +67,8 @@ export function ChildGroup(child: () => EntityClass): PropertyDecorator {
 /** A property its hooks compute: clients may not set it (it is read-only in the API). */
 export function Computed(): PropertyDecorator {
   return (prototype, propertyKey) => {
-    const names: string[] = Reflect.getMetadata(COMPUTED_PROPERTIES, prototype.constructor) ?? [];
+    const names =
+      (Reflect.getMetadata(COMPUTED_PROPERTIES, prototype.constructor) as string[]) ?? [];
     Reflect.defineMetadata(
       COMPUTED_PROPERTIES,
       [...names, String(propertyKey)],
@@ -82,7 +83,8 @@ export function Computed(): PropertyDecorator {
  */
 export function Secured(): PropertyDecorator {
   return (prototype, propertyKey) => {
-    const names: string[] = Reflect.getMetadata(SECURED_PROPERTIES, prototype.constructor) ?? [];
+    const names =
+      (Reflect.getMetadata(SECURED_PROPERTIES, prototype.constructor) as string[]) ?? [];
     Reflect.defineMetadata(
       SECURED_PROPERTIES,
       [...names, String(propertyKey)],

@@ -22,7 +22,7 @@ export function parseEnvelope(
 ): EntityRecord {
   if (!isObject(body)) throw invalid(path, 'expected an object with "properties"');
   if (body.entity_name !== undefined && body.entity_name !== type.name) {
-    throw invalid(path, `entity_name is "${String(body.entity_name)}", expected "${type.name}"`);
+    throw invalid(path, `entity_name is "${textOf(body.entity_name)}", expected "${type.name}"`);
   }
   const rawProperties = body.properties ?? {};
   if (!isObject(rawProperties)) throw invalid(`${path}.properties`, 'expected an object');
@@ -101,4 +101,9 @@ export function suggest(type: EntityType, name: string): string {
   const candidates = [...type.properties.values()].filter((p) => !p.hidden).map((p) => p.name);
   const best = nearestName(name, candidates);
   return best ? `; did you mean "${best}"?` : '';
+}
+
+/** A value of a request as it reads in an error's detail: text as it is, the rest as JSON. */
+export function textOf(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
 }

@@ -81,8 +81,8 @@ export class EntityRegistry implements OnModuleInit {
   }
 
   private linkChildGroups(parent: EntityType): void {
-    const childClasses: (() => unknown)[] =
-      Reflect.getMetadata(CHILD_GROUPS, parent.metadata.target) ?? [];
+    const childClasses =
+      (Reflect.getMetadata(CHILD_GROUPS, parent.metadata.target) as (() => unknown)[]) ?? [];
     for (const childClass of childClasses) {
       const target = childClass();
       const child = this.all().find((t) => t.metadata.target === target);
@@ -129,13 +129,14 @@ function parentColumnName(parent: string): string {
 
 function definitionOf(metadata: EntityMetadata): BusinessEntityDefinition | undefined {
   return typeof metadata.target === 'function'
-    ? Reflect.getMetadata(BUSINESS_ENTITY, metadata.target)
+    ? (Reflect.getMetadata(BUSINESS_ENTITY, metadata.target) as BusinessEntityDefinition)
     : undefined;
 }
 
 function propertiesOf(metadata: EntityMetadata): Map<string, PropertyDefinition> {
-  const computed = new Set<string>(Reflect.getMetadata(COMPUTED_PROPERTIES, metadata.target) ?? []);
-  const secured = new Set<string>(Reflect.getMetadata(SECURED_PROPERTIES, metadata.target) ?? []);
+  const namesOf = (key: string) => (Reflect.getMetadata(key, metadata.target) as string[]) ?? [];
+  const computed = new Set(namesOf(COMPUTED_PROPERTIES));
+  const secured = new Set(namesOf(SECURED_PROPERTIES));
   const lookups = new Map(
     metadata.manyToOneRelations.map((r) => [
       r.joinColumns[0].databaseName,

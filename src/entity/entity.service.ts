@@ -21,7 +21,7 @@ import { translateDatabaseError } from './database-errors';
 import { EntityRegistry } from './entity.registry';
 import { EntityType } from './entity-type';
 import { BusinessRuleError, HookEvent, HookFailedException } from './entity.errors';
-import { parseEnvelope } from './entity.input';
+import { parseEnvelope, textOf } from './entity.input';
 import { EntityRecord } from './entity-record';
 import { EntityStore, Owner } from './entity.store';
 import { readTree } from './entity-tree';
@@ -97,7 +97,7 @@ export class EntityService {
     const input = parseEnvelope(type, body, 'update');
     if (input.properties.key !== undefined && input.properties.key !== key) {
       throw new BadRequestException(
-        `${type.name}.key: ${String(input.properties.key)} does not match the key ${key} in the path`,
+        `${type.name}.key: ${textOf(input.properties.key)} does not match the key ${key} in the path`,
       );
     }
     const scope = await this.scope();
@@ -278,7 +278,7 @@ function mergeInto(stored: EntityRecord, input: EntityRecord, path: string): Ent
       const previous = storedByKey.get(child.properties.key);
       if (!previous) {
         throw new BadRequestException(
-          `${group}[${index}].key: ${String(child.properties.key)} is not a child of this ${path}`,
+          `${group}[${index}].key: ${textOf(child.properties.key)} is not a child of this ${path}`,
         );
       }
       return mergeInto(previous, child, child.entity_name);

@@ -34,7 +34,7 @@ export class EntityStore {
     lock = false,
   ): Promise<Record<string, unknown> | undefined> {
     const params = new SqlParameters();
-    const rows = await manager.query(
+    const rows: Record<string, unknown>[] = await manager.query(
       `SELECT ${selectList(type)} FROM ${quote(type.name)} t
         WHERE t.key = ${params.bind(key, 'int8')} AND ${scope.rows(type, 'read', 't', params)}${lock ? ' FOR UPDATE' : ''}`,
       params.values,
@@ -52,7 +52,7 @@ export class EntityStore {
   ): Promise<Record<string, unknown>[]> {
     if (parentKeys.length === 0) return [];
     const params = new SqlParameters();
-    const rows = await manager.query(
+    const rows: Record<string, unknown>[] = await manager.query(
       `SELECT ${selectList(type)} FROM ${quote(type.name)} t
         WHERE t.${quote(parentColumn)} = ANY(${params.bind(parentKeys, 'int8[]')})
           AND ${scope.rows(type, 'read', 't', params)} ORDER BY t.key`,

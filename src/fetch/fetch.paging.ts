@@ -44,7 +44,7 @@ export class FetchCursors implements OnApplicationBootstrap {
     }
     const values: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString());
     if (!Array.isArray(values)) throw new FetchQueryError('X-Fetch-Cursor does not fit this query');
-    return values;
+    return values as unknown[];
   }
 
   private async mac(binding: string, payload: string): Promise<string> {

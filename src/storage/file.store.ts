@@ -52,7 +52,7 @@ export class FileStore {
     scope: AccessScope,
   ): Promise<VersionRecord | undefined> {
     const params = new SqlParameters();
-    const [row] = await this.dataSource.query(
+    const [row]: (VersionRecord | undefined)[] = await this.dataSource.query(
       `SELECT ${VERSION_COLUMNS} FROM file f
          JOIN file_version v
            ON v.id_file = f.key AND v.version = coalesce(${params.bind(version ?? null, 'int4')}, f.latest_version)
@@ -113,7 +113,7 @@ export class FileStore {
                   content_type = ${contentType}, date_updated = now()
             WHERE f.key = ${params.bind(fileKey, 'int8')} AND ${scope.rows(this.type, 'write', 'f', params)}
            RETURNING key, latest_version, id_organization, id_business_unit, id_user`;
-    const [row] = await manager.query(
+    const [row]: VersionRecord[] = await manager.query(
       `WITH f AS (${file})
        INSERT INTO file_version AS v (id_file, version, name, content_type, size, sha256,
                                       driver, id_organization, id_business_unit, id_user)

@@ -26,7 +26,9 @@ export class OrphanSweeper implements OnApplicationBootstrap, BeforeApplicationS
 
   onApplicationBootstrap(): void {
     this.running = this.sweep();
-    this.timer = setInterval(() => (this.running = this.sweep()), SWEEP_GRACE_MS);
+    this.timer = setInterval(() => {
+      this.running = this.sweep();
+    }, SWEEP_GRACE_MS);
     this.timer.unref();
   }
 

@@ -36,7 +36,7 @@ export class WorkflowRegistry implements OnModuleInit, OnApplicationBootstrap {
     const owners = new Map<string, string>();
     for (const { metatype, instance } of this.discovery.getProviders()) {
       if (!metatype || !instance) continue;
-      const name: string | undefined = Reflect.getMetadata(WORKFLOW, metatype);
+      const name = Reflect.getMetadata(WORKFLOW, metatype) as string | undefined;
       if (!name) continue;
       if (owners.has(name)) {
         throw new Error(
@@ -85,12 +85,11 @@ export class WorkflowRegistry implements OnModuleInit, OnApplicationBootstrap {
     instance: Record<string, unknown>,
   ): Map<string, WorkflowMethodDefinition> {
     const methods = new Map<string, WorkflowMethodDefinition>();
-    for (const key of this.scanner.getAllMethodNames(Object.getPrototypeOf(instance))) {
+    const prototype = Object.getPrototypeOf(instance) as object;
+    for (const key of this.scanner.getAllMethodNames(prototype)) {
       const handler = instance[key] as (...args: unknown[]) => unknown;
-      const options: WorkflowMethodOptions | undefined = Reflect.getMetadata(
-        WORKFLOW_METHOD,
-        handler,
-      );
+      const options = Reflect.getMetadata(WORKFLOW_METHOD, handler) as
+        WorkflowMethodOptions | undefined;
       if (!options) continue;
       const name = options.name ?? key;
       if (methods.has(name)) {

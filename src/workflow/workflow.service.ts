@@ -85,11 +85,13 @@ export class WorkflowService {
     try {
       result = await this.slots.run(identity.userKey, () =>
         this.context.runWorkflow(`${workflow}.${methodName}`, () =>
-          this.dataSource.transaction(async (manager) =>
-            method.run(...args, {
-              data: this.entities.scopedData(manager),
-              identity,
-            } satisfies WorkflowContext),
+          this.dataSource.transaction(
+            async (manager) =>
+              // Awaited here: a method that throws at once rolls back like one that rejects.
+              await method.run(...args, {
+                data: this.entities.scopedData(manager),
+                identity,
+              } satisfies WorkflowContext),
           ),
         ),
       );

@@ -24,7 +24,8 @@ export async function waitFor(
 ): Promise<void> {
   const until = Date.now() + ms;
   while (!(await condition())) {
-    if (Date.now() > until) throw new Error(`timed out after ${ms} ms waiting for ${condition}`);
+    if (Date.now() > until)
+      throw new Error(`timed out after ${ms} ms waiting for ${condition.toString()}`);
     await new Promise((done) => setTimeout(done, 20));
   }
 }

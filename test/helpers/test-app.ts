@@ -168,7 +168,7 @@ export async function createOrganization(testApp: TestApp) {
 export async function createSecondTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   let created: Promise<TestApp> | undefined;
   await jest.isolateModulesAsync(async () => {
-    const isolated = (await import('./test-app')) as typeof import('./test-app');
+    const isolated = await import('./test-app');
     created = isolated.createTestApp(env);
   });
   return created!;

@@ -99,8 +99,7 @@ export function externalIdentityOf(
   expiresAt: number,
   claims: Record<string, unknown>,
 ): ExternalIdentity {
-  const text = (name: string) =>
-    typeof claims[name] === 'string' ? (claims[name] as string) : undefined;
+  const text = (name: string) => (typeof claims[name] === 'string' ? claims[name] : undefined);
   return {
     provider,
     subject,

@@ -39,7 +39,7 @@ export class ExternalUsers {
   }
 
   private async find(issuer: string, subject: string): Promise<ExternalUser | undefined> {
-    const [row] = await this.dataSource.query(
+    const [row]: (ExternalUser | undefined)[] = await this.dataSource.query(
       `SELECT ${IDENTITY_USER_COLUMNS}, u.active, u.locale FROM "user" u
         WHERE u.oidc_issuer = $1 AND u.oidc_subject = $2`,
       [issuer, subject],
@@ -105,7 +105,9 @@ export class ExternalUsers {
     ).slice(0, MAX_USER_NAME - 12);
     for (let n = 0; ; n++) {
       const candidate = n === 0 ? base : `${base}-${external.provider.name.slice(0, 6)}${n}`;
-      const taken = await tx.query(`SELECT 1 FROM "user" WHERE user_name = $1`, [candidate]);
+      const taken: unknown[] = await tx.query(`SELECT 1 FROM "user" WHERE user_name = $1`, [
+        candidate,
+      ]);
       if (taken.length === 0) return candidate;
     }
   }

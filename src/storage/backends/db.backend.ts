@@ -60,9 +60,10 @@ export class DbStorageBackend implements StorageBackend {
     const stored = await result();
     // Two uploads of the same bytes take turns; the second finds the first's chunks.
     await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [stored.sha256]);
-    const present = await tx.query(`SELECT 1 FROM file_chunk WHERE blob_key = $1 LIMIT 1`, [
-      stored.sha256,
-    ]);
+    const present: unknown[] = await tx.query(
+      `SELECT 1 FROM file_chunk WHERE blob_key = $1 LIMIT 1`,
+      [stored.sha256],
+    );
     if (present.length > 0) {
       await tx.query(`DELETE FROM file_chunk WHERE blob_key = $1`, [uploadKey]);
     } else {
@@ -74,19 +75,19 @@ export class DbStorageBackend implements StorageBackend {
     return stored;
   }
 
-  async read(sha256: string, size: number, range?: ByteRange): Promise<Readable> {
+  read(sha256: string, size: number, range?: ByteRange): Promise<Readable> {
     const { start, end } = range ?? { start: 0, end: size - 1 };
     const dataSource = this.dataSource;
     async function* chunks(): AsyncGenerator<Buffer> {
       for (let seq = Math.floor(start / CHUNK_BYTES); seq * CHUNK_BYTES <= end; seq++) {
-        const [row] = (await dataSource.query(
+        const [row] = await dataSource.query<{ data: Buffer }[]>(
           `SELECT data FROM file_chunk WHERE blob_key = $1 AND seq = $2`,
           [sha256, seq],
-        )) as { data: Buffer }[];
+        );
         const offset = seq * CHUNK_BYTES;
         yield row.data.subarray(Math.max(0, start - offset), end - offset + 1);
       }
     }
-    return Readable.from(size === 0 ? [] : chunks());
+    return Promise.resolve(Readable.from(size === 0 ? [] : chunks()));
   }
 }

@@ -90,11 +90,13 @@ export class FsStorageBackend implements StorageBackend, OnModuleInit {
     }
   }
 
-  async read(sha256: string, _size: number, range?: ByteRange): Promise<Readable> {
-    return createReadStream(this.pathOf(sha256), {
-      highWaterMark: CHUNK_BYTES,
-      ...(range && { start: range.start, end: range.end }),
-    });
+  read(sha256: string, _size: number, range?: ByteRange): Promise<Readable> {
+    return Promise.resolve(
+      createReadStream(this.pathOf(sha256), {
+        highWaterMark: CHUNK_BYTES,
+        ...(range && { start: range.start, end: range.end }),
+      }),
+    );
   }
 
   /**
