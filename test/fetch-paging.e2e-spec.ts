@@ -4,6 +4,7 @@ import {
   apiKeyUser,
   createSecondTestApp,
   createTestApp,
+  HEAVY_FETCH,
   postFetch,
   TestApp,
 } from './helpers/test-app';
@@ -188,8 +189,7 @@ describe('FETCH paging, counting, statements and time-out', () => {
 
   describe('STATEMENT_TIMEOUT_MS', () => {
     // A self-join over the lines' quantities: millions of rows to count.
-    const heavy = `FETCH invoice_line (COUNT(*) AS n)
-      { invoice_line AS b FROM quantity TO quantity { invoice_line AS c FROM quantity TO quantity } }`;
+    const heavy = HEAVY_FETCH;
 
     it('answers 503 {detail} for a query running past it', async () => {
       const timed = await createSecondTestApp({ STATEMENT_TIMEOUT_MS: '100' });

@@ -1,10 +1,11 @@
 import request from 'supertest';
-import { apiKeyUser, createTestApp, postFetch, TestApp } from './helpers/test-app';
-
-/** Self-joins over the lines' quantities: far more rows than the statement timeout lets it count. */
-const HEAVY = `FETCH invoice_line (COUNT(*) AS n)
-  { invoice_line AS b FROM quantity TO quantity
-    { invoice_line AS c FROM quantity TO quantity { invoice_line AS d FROM quantity TO quantity } } }`;
+import {
+  apiKeyUser,
+  createTestApp,
+  HEAVY_FETCH as HEAVY,
+  postFetch,
+  TestApp,
+} from './helpers/test-app';
 
 /**
  * One user cannot take the pool: FETCH queries and workflows take turns, at most

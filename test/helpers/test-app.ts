@@ -95,6 +95,14 @@ export async function sessionOfNewUser(testApp: TestApp): Promise<Credentials> {
  * POST /rest/fetch (or `path`) as the owner of `apiKey`: FETCH text as text/plain, a
  * tree as JSON.
  */
+/**
+ * Self-joins over the demo lines' quantities: far more rows than any statement timeout of
+ * the tests lets PostgreSQL count, however fast the machine.
+ */
+export const HEAVY_FETCH = `FETCH invoice_line (COUNT(*) AS n)
+  { invoice_line AS b FROM quantity TO quantity
+    { invoice_line AS c FROM quantity TO quantity { invoice_line AS d FROM quantity TO quantity } } }`;
+
 export function postFetch(
   testApp: TestApp,
   apiKey: string,
