@@ -7,27 +7,47 @@ import { assertBuilt } from './helpers/child-process';
 const BUILT_LOCK = resolve(__dirname, '../dist/src/database/data-dir.lock.js');
 const CONTENDERS = 8;
 
-/** Each contender, a process of its own, tries to lock `dataDir` at the same instant. */
+/**
+ * Each contender, a process of its own, tries to lock `dataDir` at the same instant. The
+ * winner holds the lock until its stdin closes: on a loaded machine a contender can start
+ * a second late, and a winner gone by then would leave a stale lock it may rightly take.
+ */
 const CONTENDER = `
   const { lockDataDir } = require(process.argv[1]);
   const [dataDir, at] = [process.argv[2], Number(process.argv[3])];
+  process.stdin.resume();
   setTimeout(() => lockDataDir(dataDir).then(
-    () => { console.log('won'); setTimeout(() => {}, 1000); },
-    (error) => console.log(error.message),
+    () => { console.log('won'); process.stdin.on('end', () => process.exit(0)); },
+    (error) => { console.log(error.message); process.exit(0); },
   ), at - Date.now());`;
 
-function contend(dataDir: string): Promise<{ pid: number; said: string }[]> {
+async function contend(dataDir: string): Promise<{ pid: number; said: string }[]> {
   const at = Date.now() + 700;
-  return Promise.all(
-    Array.from({ length: CONTENDERS }, () => {
-      const child = spawn(process.execPath, ['-e', CONTENDER, BUILT_LOCK, dataDir, String(at)]);
-      let said = '';
-      child.stdout.on('data', (chunk: Buffer) => (said += chunk.toString()));
-      return new Promise<{ pid: number; said: string }>((done) =>
-        child.once('exit', () => done({ pid: child.pid!, said: said.trim() })),
-      );
+  const children = Array.from({ length: CONTENDERS }, () =>
+    spawn(process.execPath, ['-e', CONTENDER, BUILT_LOCK, dataDir, String(at)]),
+  );
+  const results = await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<{ pid: number; said: string }>((done) => {
+          let said = '';
+          child.stdout.on('data', (chunk: Buffer) => {
+            said += chunk.toString();
+            if (said.endsWith('\n')) done({ pid: child.pid!, said: said.trim() });
+          });
+          child.once('exit', () => done({ pid: child.pid!, said: said.trim() }));
+        }),
+    ),
+  );
+  // Every contender has answered: the winner may let go.
+  await Promise.all(
+    children.map((child) => {
+      const exited = new Promise((done) => child.once('exit', done));
+      child.stdin.end();
+      return child.exitCode === null ? exited : undefined;
     }),
   );
+  return results;
 }
 
 /** Processes starting at once on one DATA_DIR (a supervisor restarting two servers). */
