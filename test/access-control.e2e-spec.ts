@@ -25,6 +25,9 @@ describe('access control: assign, children, field security, administration', () 
   const as = (apiKey: string) => asKey(t, apiKey);
   const makeRole = (...args: Parameters<AccessFixture['role']>) => f.role(...args);
   const user = (unit: number, roles: string[]) => f.user(unit, roles);
+  const creditLimit = (read: boolean, update: boolean): FieldPermission[] => [
+    { entity_name: 'account', property: 'credit_limit', read, update },
+  ];
 
   /** An account per owner, made by the administrator and given to that owner. */
   async function accountsOfEveryOwner(): Promise<Record<Owner, number>> {
@@ -183,9 +186,6 @@ describe('access control: assign, children, field security, administration', () 
   });
 
   describe('field security', () => {
-    const creditLimit = (read: boolean, update: boolean): FieldPermission[] => [
-      { entity_name: 'account', property: 'credit_limit', read, update },
-    ];
     let account: number;
 
     beforeAll(async () => {
@@ -273,7 +273,88 @@ describe('access control: assign, children, field security, administration', () 
     });
   });
 
+  describe('several roles', () => {
+    it('take the widest depth of any role, a secured property any role grants, a type row over the role’s *', async () => {
+      const [own, other] = await Promise.all(
+        ['own', 'other'].map(async (name) => {
+          const { body } = await as(admin)
+            .post('/rest/entity/account', { properties: { name, credit_limit: '3.00' } })
+            .expect(200);
+          return body.key as number;
+        }),
+      );
+      await f.give('account', own, 'self');
+      await f.give('account', other, 'root');
+      const contact = (
+        await as(admin)
+          .post('/rest/entity/contact', { properties: { last_name: 'c', id_account: own } })
+          .expect(200)
+      ).body.key;
+      // Every type but account at organization depth: its own account row says none.
+      const everyTypeButAccount = await makeRole({
+        '*': { read: 'organization' },
+        account: { read: 'none' },
+      });
+      const ownAccounts = await makeRole(
+        { account: { read: 'user', write: 'user' } },
+        creditLimit(true, false),
+      );
+      const updatesCreditLimits = await makeRole(
+        { account: { read: 'none' } },
+        creditLimit(false, true),
+      );
+      await f.holds(owners.self, [everyTypeButAccount.key]);
+      const caller = as(await apiKeyFor(t, owners.self));
+      await caller.get(`/rest/entity/contact/${contact}`).expect(200);
+      await caller.get(`/rest/entity/account/${own}`).expect(404);
+
+      await f.holds(owners.self, [everyTypeButAccount.key, ownAccounts.key]);
+      const read = await caller.get(`/rest/entity/account/${own}`).expect(200);
+      expect(read.body.properties.credit_limit).toBe('3.00');
+      await caller.get(`/rest/entity/account/${other}`).expect(404);
+      await caller
+        .post(`/rest/entity/account/${own}`, { properties: { credit_limit: '4.00' } })
+        .expect(403);
+
+      await f.holds(owners.self, [
+        everyTypeButAccount.key,
+        ownAccounts.key,
+        updatesCreditLimits.key,
+      ]);
+      await caller
+        .post(`/rest/entity/account/${own}`, { properties: { credit_limit: '4.00' } })
+        .expect(200);
+      expect((await caller.get(`/rest/entity/account/${own}`)).body.properties.credit_limit).toBe(
+        '4.00',
+      );
+      await caller.get(`/rest/entity/contact/${contact}`).expect(200);
+    });
+  });
+
   describe('administration', () => {
+    it('keeps a role editable and deletable when a type or secured property it names is gone', async () => {
+      const role = await makeRole({ account: { read: 'user' } }, creditLimit(true, false));
+      // An application that dropped a type or a @Secured since: rows the hooks would refuse now.
+      await t.dataSource.query(
+        `INSERT INTO role_privilege (id_role, entity_name, read, id_organization, id_business_unit, id_user)
+         SELECT key, 'retired_type', 'user', id_organization, id_business_unit, id_user
+           FROM role WHERE key = $1`,
+        [role.key],
+      );
+      await t.dataSource.query(
+        `UPDATE role_field_permission SET property = 'name' WHERE id_role = $1`,
+        [role.key],
+      );
+      const { body } = await as(admin).get(`/rest/entity/role/${role.key}`).expect(200);
+      await as(admin)
+        .post(`/rest/entity/role/${role.key}`, {
+          properties: { description: 'still editable' },
+          children: body.children,
+        })
+        .expect(200);
+      await as(admin).delete(`/rest/entity/role/${role.key}`).expect(200);
+    });
+
     it('lets administrators write roles and units, and everyone of the organization read them', async () => {
       const role = await makeRole({ account: { read: 'user' } });
       const member = await user(units.child, ['member']);

@@ -152,7 +152,7 @@ describe('access depths', () => {
       });
 
       if (entity === 'account') {
-        it('limits links: an inner link drops, an outer link empties, EXISTS filters', async () => {
+        it('limits links: an inner link drops, an outer or lateral link empties, (NOT) EXISTS filters', async () => {
           const contacts: number[] = [];
           for (const owner of OWNERS) {
             const { body } = await admin()
@@ -187,6 +187,21 @@ describe('access depths', () => {
             `FETCH contact (key) { account EXISTS TO id_account } ${within}`,
           ).expect(200);
           expect(exists.body).toHaveLength(reached().length);
+          // An account beyond reach is as missing: its contact has none.
+          const notExists = await postFetch(
+            t,
+            self,
+            `FETCH contact (key) { account NOT EXISTS TO id_account } ${within}`,
+          ).expect(200);
+          expect(notExists.body).toHaveLength(OWNERS.length - reached().length);
+          // A link with its own LIMIT is a lateral join per contact: the same rule inside it.
+          const lateral = await postFetch(
+            t,
+            self,
+            `FETCH contact (key) { account OUTER TO id_account (key) ORDER BY key LIMIT 1 } ${within}`,
+          ).expect(200);
+          expect(lateral.body).toHaveLength(OWNERS.length);
+          expect(linked(lateral.body)).toEqual(reached());
         });
       }
 

@@ -54,7 +54,7 @@ describe('admin CLI (dist/src/cli.js)', () => {
   });
 
   describe('org:create', () => {
-    it('creates the organization, its business unit Main and an admin who can log in', async () => {
+    it('creates the organization, its business unit Main, role member and an admin who can log in', async () => {
       const name = uniqueName('org');
       const admin = uniqueName('admin');
       const result = await cli(
@@ -74,6 +74,27 @@ describe('admin CLI (dist/src/cli.js)', () => {
         .getRepository(BusinessUnit)
         .findOneByOrFail({ key: organization.idBusinessUnit });
       expect(businessUnit).toMatchObject({ name: 'Main', idOrganization: organization.key });
+      // Role member, as the upgrade made it: every type at organization depth, every
+      // secured property.
+      const member = await t.dataSource.query(
+        `SELECT p.entity_name, p.read, p.write, f.entity_name AS field_entity, f.property,
+                f.read AS field_read, f.update AS field_update
+           FROM role r JOIN role_privilege p ON p.id_role = r.key
+           LEFT JOIN role_field_permission f ON f.id_role = r.key
+          WHERE r.id_organization = $1 AND r.name = 'member'`,
+        [organization.key],
+      );
+      expect(member).toEqual([
+        {
+          entity_name: '*',
+          read: 'organization',
+          write: 'organization',
+          field_entity: 'account',
+          property: 'credit_limit',
+          field_read: true,
+          field_update: true,
+        },
+      ]);
       const user = await t.dataSource.getRepository(User).findOneByOrFail({ userName: admin });
       expect(user.isAdmin).toBe(true);
 

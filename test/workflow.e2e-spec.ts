@@ -64,6 +64,12 @@ class TestingWorkflow {
   membersOnly({ identity }: WorkflowContext) {
     return { ranBy: identity.userName };
   }
+
+  /** Users are written by administrators only, whatever a role says of them. */
+  @WorkflowMethod({ requires: { user: 'write' } })
+  usersWriter({ identity }: WorkflowContext) {
+    return { ranBy: identity.userName };
+  }
 }
 
 @Module({ providers: [TestingWorkflow] })
@@ -258,45 +264,66 @@ describe('/rest/workflow', () => {
       await run('testing/membersOnly', {}).expect(200);
       await run('testing/membersOnly', {}, adminKey).expect(200);
     });
+
+    it('requires what the API would allow: writing users is for administrators, a role or not', async () => {
+      // The member role grants write at organization depth on every type (`*`).
+      const { body } = await run('testing/usersWriter', {}).expect(403);
+      expect(body.detail).toBe('testing.usersWriter needs write on user');
+      await run('testing/usersWriter', {}, adminKey).expect(200);
+    });
   });
 
-  it('lists every workflow, its methods and their arguments', async () => {
-    const { body } = await request(t.http).get('/rest/workflow').set('X-API-Key', key).expect(200);
-    expect(body).toEqual(
-      expect.arrayContaining([
-        {
-          name: 'invoicing',
-          methods: [
-            {
-              name: 'issue',
-              access: 'everyone',
-              requires: { invoice: 'write' },
-              roles: [],
-              arguments: [{ name: 'invoiceKey', type: 'integer' }],
-            },
-            {
-              name: 'summary',
-              access: 'everyone',
-              requires: { account: 'read', invoice: 'read' },
-              roles: [],
-              arguments: [
-                { name: 'accountKey', type: 'integer' },
-                { name: 'from', type: 'datetime' },
-                { name: 'to', type: 'datetime' },
-              ],
-            },
-          ],
-        },
-        expect.objectContaining({
-          name: 'testing',
-          methods: expect.arrayContaining([
-            { name: 'answer', access: 'everyone', requires: {}, roles: [], arguments: [] },
-            { name: 'adminOnly', access: 'admin', requires: {}, roles: [], arguments: [] },
-          ]),
-        }),
-      ]),
-    );
-  });
+  it.each(['/rest/workflow', '/rest/metadata/workflow'])(
+    'lists every workflow, its methods and their typed arguments at %s',
+    async (path) => {
+      const { body } = await request(t.http).get(path).set('X-API-Key', key).expect(200);
+      expect(body).toEqual(
+        expect.arrayContaining([
+          {
+            name: 'invoicing',
+            methods: [
+              {
+                name: 'issue',
+                access: 'everyone',
+                requires: { invoice: 'write' },
+                roles: [],
+                arguments: [{ name: 'invoiceKey', type: 'integer', required: true }],
+              },
+              {
+                name: 'summary',
+                access: 'everyone',
+                requires: { account: 'read', invoice: 'read' },
+                roles: [],
+                arguments: [
+                  { name: 'accountKey', type: 'integer', required: true },
+                  { name: 'from', type: 'datetime', required: true },
+                  { name: 'to', type: 'datetime', required: true },
+                ],
+              },
+            ],
+          },
+          expect.objectContaining({
+            name: 'testing',
+            methods: expect.arrayContaining([
+              { name: 'answer', access: 'everyone', requires: {}, roles: [], arguments: [] },
+              { name: 'adminOnly', access: 'admin', requires: {}, roles: [], arguments: [] },
+              expect.objectContaining({
+                name: 'echo',
+                arguments: [
+                  { name: 'text', type: 'string', required: true },
+                  { name: 'count', type: 'integer', required: true },
+                  { name: 'amount', type: 'decimal', required: true },
+                  { name: 'at', type: 'datetime', required: true },
+                  { name: 'flag', type: 'boolean', required: true },
+                  { name: 'note', type: 'string', required: false },
+                ],
+              }),
+            ]),
+          }),
+        ]),
+      );
+    },
+  );
 
   describe('the demo workflow "invoicing"', () => {
     const draftKey = async () => {

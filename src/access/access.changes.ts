@@ -13,6 +13,13 @@ import { AccessService } from './access.service';
 const CHANNEL = 'atrium_access';
 const CHANGED = 'atrium:access-changed';
 const RECONNECT_MS = 1000;
+/**
+ * A connection can die without a word (a half-open TCP link after a network fault): it is
+ * asked something every HEARTBEAT_MS and given up when no answer comes within
+ * HEARTBEAT_TIMEOUT_MS, so caches never outlive a deaf listener by more than ~3 s.
+ */
+const HEARTBEAT_MS = 1000;
+const HEARTBEAT_TIMEOUT_MS = 2000;
 
 /** Marks the transaction of `manager` as one that changes who may do what. */
 export function markAccessChanged(manager: EntityManager): void {
@@ -37,6 +44,7 @@ export class AccessChanges
   private client?: Client;
   private stopped = false;
   private retry?: NodeJS.Timeout;
+  private heartbeat?: NodeJS.Timeout;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -58,12 +66,13 @@ export class AccessChanges
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.retry);
+    clearInterval(this.heartbeat);
     await this.client?.end().catch(() => undefined);
   }
 
   private async listen(): Promise<void> {
     const options = this.dataSource.options as { url?: string };
-    const client = new Client({ connectionString: options.url });
+    const client = new Client({ connectionString: options.url, keepAlive: true });
     client.on('notification', () => this.access.forget());
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
@@ -71,6 +80,7 @@ export class AccessChanges
       await client.connect();
       await client.query(`LISTEN ${CHANNEL}`);
       this.client = client;
+      this.heartbeat = setInterval(() => this.check(client), HEARTBEAT_MS).unref();
       this.access.cacheScopes(true);
     } catch (error) {
       this.logger.warn(`Cannot listen for access changes: ${(error as Error).message}`);
@@ -78,10 +88,24 @@ export class AccessChanges
     }
   }
 
+  private check(client: Client): void {
+    const deadline = setTimeout(() => this.lost(client), HEARTBEAT_TIMEOUT_MS).unref();
+    client.query('SELECT 1').then(
+      () => clearTimeout(deadline),
+      () => {
+        clearTimeout(deadline);
+        this.lost(client);
+      },
+    );
+  }
+
   private lost(client: Client): void {
-    if (this.client === client) this.client = undefined;
-    this.access.cacheScopes(false);
     client.end().catch(() => undefined);
+    // A late word from a connection already replaced changes nothing.
+    if (this.client !== client && this.client !== undefined) return;
+    this.client = undefined;
+    clearInterval(this.heartbeat);
+    this.access.cacheScopes(false);
     if (this.stopped || this.retry) return;
     this.retry = setTimeout(() => {
       this.retry = undefined;

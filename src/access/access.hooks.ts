@@ -31,14 +31,28 @@ export class RoleHooks extends AccessChangingHooks {}
 @EntityHooks('user_role')
 export class UserRoleHooks extends AccessChangingHooks {}
 
-/** A privilege names a type roles govern (a top-level one: children follow their parent). */
+/**
+ * A privilege names a type roles govern (a top-level one: children follow their parent).
+ * Checked where a name is written, not on delete or an unchanged row: a role whose type
+ * an application later removed can still be edited and deleted.
+ */
 @EntityHooks('role_privilege')
 export class RolePrivilegeHooks extends AccessChangingHooks {
   constructor(private readonly registry: EntityRegistry) {
     super();
   }
 
-  protected override changed(context: HookContext): unknown {
+  override onBeforeInsert(context: HookContext): unknown {
+    this.check(context);
+    return super.onBeforeInsert(context);
+  }
+
+  override onBeforeUpdate(context: HookContext): unknown {
+    if (namesChanged(context, ['entity_name'])) this.check(context);
+    return super.onBeforeUpdate(context);
+  }
+
+  private check(context: HookContext): void {
     const name = context.entity.properties.entity_name as string;
     const type = this.registry.find(name);
     if (name !== EVERY_TYPE && (!type || type.parent || !type.privileges)) {
@@ -48,18 +62,27 @@ export class RolePrivilegeHooks extends AccessChangingHooks {
         { propertyName: 'entity_name' },
       );
     }
-    return super.changed(context);
   }
 }
 
-/** A field permission names a secured property. */
+/** A field permission names a secured property (checked as a privilege's type is). */
 @EntityHooks('role_field_permission')
 export class RoleFieldPermissionHooks extends AccessChangingHooks {
   constructor(private readonly registry: EntityRegistry) {
     super();
   }
 
-  protected override changed(context: HookContext): unknown {
+  override onBeforeInsert(context: HookContext): unknown {
+    this.check(context);
+    return super.onBeforeInsert(context);
+  }
+
+  override onBeforeUpdate(context: HookContext): unknown {
+    if (namesChanged(context, ['entity_name', 'property'])) this.check(context);
+    return super.onBeforeUpdate(context);
+  }
+
+  private check(context: HookContext): void {
     const { entity_name: entityName, property } = context.entity.properties as Record<
       string,
       string
@@ -69,8 +92,12 @@ export class RoleFieldPermissionHooks extends AccessChangingHooks {
         propertyName: 'property',
       });
     }
-    return super.changed(context);
   }
+}
+
+/** Whether an update (or a child row without a stored one) writes other values of `names`. */
+function namesChanged({ entity, stored }: HookContext, names: string[]): boolean {
+  return !stored || names.some((name) => entity.properties[name] !== stored.properties[name]);
 }
 
 /** A unit cannot be placed under itself or under a unit below it. */

@@ -81,6 +81,17 @@ export class AccessScope {
     }
   }
 
+  /**
+   * The depth as it applies through the API: a type only administrators change (or none
+   * does) is `none` for everyone else's create, write and delete, whatever a role says.
+   */
+  depthThroughApi(type: EntityType, action: Action): Depth {
+    const depth = this.depth(type, action);
+    if (action === 'read' || type.privileges) return depth;
+    const writer = type.write === 'everyone' || (type.write === 'admin' && this.identity.isAdmin);
+    return writer ? depth : 'none';
+  }
+
   /** Whether the caller may `action` any record of the type at all. */
   may(type: EntityType, action: Action): boolean {
     return this.depth(type, action) !== 'none';

@@ -2,12 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Identity } from '../common/identity';
+import { RequestContext } from '../common/request-context';
 import { EntityRegistry } from '../entity/entity.registry';
 import { EntityType } from '../entity/entity-type';
 import { Action, ACTIONS, Depth } from './access.depth';
 import { PromiseCache } from '../common/promise-cache';
 import { FieldPermissionRow, Grants, PrivilegeRow } from './access.grants';
 import { AccessScope } from './access.scope';
+
+const SCOPES = Symbol('access scopes of the request');
 
 /**
  * Each caller's AccessScope, from its roles and its unit's tree. Both are cached (per
@@ -25,9 +28,18 @@ export class AccessService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly registry: EntityRegistry,
+    private readonly context: RequestContext,
   ) {}
 
-  async scopeOf(identity: Identity): Promise<AccessScope> {
+  /** The caller's scope, worked out at most once per request. */
+  scopeOf(identity: Identity): Promise<AccessScope> {
+    const scopes = this.context.once(SCOPES, () => new Map<Identity, Promise<AccessScope>>());
+    let scope = scopes.get(identity);
+    if (!scope) scopes.set(identity, (scope = this.loadScope(identity)));
+    return scope;
+  }
+
+  private async loadScope(identity: Identity): Promise<AccessScope> {
     // An administrator reaches the whole organization: no unit tree to know.
     if (identity.isAdmin) return new AccessScope(identity, 'administrator', []);
     const unitTree = await this.cached(this.trees, identity.businessUnitKey, () =>
@@ -49,7 +61,7 @@ export class AccessService {
     const entities: PrivilegesDescription['entities'] = {};
     for (const type of this.registry.all().filter((t) => !t.parent)) {
       const depths = Object.fromEntries(
-        ACTIONS.map((action) => [action, effectiveDepth(scope, type, action)]),
+        ACTIONS.map((action) => [action, scope.depthThroughApi(type, action)]),
       ) as Record<Action, Depth>;
       const secured = [...type.properties.values()].filter((p) => p.secured);
       entities[type.name] = {
@@ -127,12 +139,4 @@ export interface PrivilegesDescription {
       securedProperties: Record<string, { read: boolean; update: boolean }>;
     }
   >;
-}
-
-/** A role's depth, or what a type's `write` setting leaves of it for this caller. */
-function effectiveDepth(scope: AccessScope, type: EntityType, action: Action): Depth {
-  const depth = scope.depth(type, action);
-  if (action === 'read' || type.privileges) return depth;
-  if (type.write === 'everyone' || (type.write === 'admin' && scope.identity.isAdmin)) return depth;
-  return 'none';
 }

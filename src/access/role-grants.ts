@@ -13,20 +13,36 @@ export interface RowOwner {
 }
 
 /**
- * Role `member` of a new organization: organization depth on every type, no secured
- * property. Administrators narrow it or add roles; users hold it only when given it.
+ * Role `member` of a new organization: organization depth on every type and every secured
+ * property, as the upgrade gave every organization (what every user could do before roles
+ * existed). Administrators narrow it or add roles; users hold it only when given it.
  */
-export async function insertMemberRole(manager: EntityManager, owner: RowOwner): Promise<void> {
+export async function insertMemberRole(
+  manager: EntityManager,
+  owner: RowOwner,
+  secured: { entity: string; property: string }[],
+): Promise<void> {
   const ownerValues = [owner.idOrganization, owner.idBusinessUnit, owner.idUser];
   await manager.query(
     `WITH r AS (
        INSERT INTO role (name, description, id_organization, id_business_unit, id_user)
-       VALUES ($1, 'Organization depth on every entity type', $2, $3, $4) RETURNING key)
-     INSERT INTO role_privilege (id_role, entity_name, "create", read, write, "delete",
-                                 id_organization, id_business_unit, id_user)
-     SELECT r.key, $5, 'organization', 'organization', 'organization', 'organization', $2, $3, $4
-       FROM r`,
-    [MEMBER_ROLE, ...ownerValues, EVERY_TYPE],
+       VALUES ($1, 'Organization depth on every entity type', $2, $3, $4) RETURNING key),
+     p AS (
+       INSERT INTO role_privilege (id_role, entity_name, "create", read, write, "delete",
+                                   id_organization, id_business_unit, id_user)
+       SELECT r.key, $5, 'organization', 'organization', 'organization', 'organization',
+              $2, $3, $4 FROM r)
+     INSERT INTO role_field_permission (id_role, entity_name, property, read, update,
+                                        id_organization, id_business_unit, id_user)
+     SELECT r.key, f.entity, f.property, true, true, $2, $3, $4
+       FROM r, unnest($6::text[], $7::text[]) AS f(entity, property)`,
+    [
+      MEMBER_ROLE,
+      ...ownerValues,
+      EVERY_TYPE,
+      secured.map((s) => s.entity),
+      secured.map((s) => s.property),
+    ],
   );
 }
 

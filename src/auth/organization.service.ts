@@ -2,6 +2,7 @@ import { ConflictException, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { insertMemberRole } from '../access/role-grants';
+import { EntityRegistry } from '../entity/entity.registry';
 import { BusinessUnit, Organization, User } from './entities';
 import { nextKey, UserService } from './user.service';
 
@@ -24,6 +25,7 @@ export class OrganizationService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly users: UserService,
+    private readonly registry: EntityRegistry,
   ) {}
 
   /**
@@ -80,7 +82,12 @@ export class OrganizationService {
     const businessUnit = await manager
       .getRepository(BusinessUnit)
       .save({ key: businessUnitKey, name: DEFAULT_BUSINESS_UNIT, ...owner });
-    await insertMemberRole(manager, owner);
+    const secured = this.registry.all().flatMap((type) =>
+      [...type.properties.values()]
+        .filter((property) => property.secured)
+        .map((property) => ({ entity: type.name, property: property.name })),
+    );
+    await insertMemberRole(manager, owner, secured);
     return { organization, businessUnit, admin };
   }
 }

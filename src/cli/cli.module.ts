@@ -8,6 +8,7 @@ import { AUTH_ENTITIES } from '../auth/entities';
 import { OrganizationService } from '../auth/organization.service';
 import { UserService } from '../auth/user.service';
 import { validateEnvironment } from '../config/environment';
+import { EntityRegistry } from '../entity/entity.registry';
 import { buildDataSourceOptions } from '../database/data-source.options';
 import { AdminCommandsService } from './admin-commands.service';
 
@@ -43,7 +44,14 @@ export class CliModule {
         }),
         TypeOrmModule.forFeature([...AUTH_ENTITIES, ...ACCESS_ENTITIES]),
       ],
-      providers: [OrganizationService, UserService, ApiKeyService, AdminCommandsService],
+      providers: [
+        OrganizationService,
+        UserService,
+        ApiKeyService,
+        AdminCommandsService,
+        // A new organization's role member grants every secured property the types declare.
+        EntityRegistry,
+      ],
     };
   }
 }

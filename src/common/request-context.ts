@@ -6,6 +6,8 @@ interface RequestStore {
   identity?: Identity;
   /** The workflow method (`name.method`) whose work is running. */
   workflow?: string;
+  /** What is worked out once per request (RequestContext.once). */
+  once?: Map<symbol, unknown>;
 }
 
 /** One store per request (or per `runAs`), following it through every await. */
@@ -33,6 +35,18 @@ export class RequestContext {
     const store = storage.getStore();
     if (!store) throw new Error('RequestContext.setIdentity outside a request or runAs');
     store.identity = identity;
+  }
+
+  /**
+   * `load()`'s value, worked out once per request (each call inside the same request gets
+   * the first one's); outside a request, every call loads.
+   */
+  once<T>(key: symbol, load: () => T): T {
+    const store = storage.getStore();
+    if (!store) return load();
+    store.once ??= new Map();
+    if (!store.once.has(key)) store.once.set(key, load());
+    return store.once.get(key) as T;
   }
 
   /** The workflow method running now, if any: hooks can tell its writes from direct ones. */

@@ -19,7 +19,7 @@ export class WorkflowController {
   @Get()
   @ApiOkResponse({
     description:
-      '[{name, methods: [{name, access, arguments: [{name, type, optional?}]}]}]: every workflow',
+      '[{name, methods: [{name, access, requires, roles, arguments: [{name, type, required}]}]}]: every workflow (as GET /rest/metadata/workflow)',
   })
   list(): WorkflowDescription[] {
     return this.workflows.list();

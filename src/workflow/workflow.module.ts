@@ -9,5 +9,6 @@ import { WorkflowService } from './workflow.service';
   imports: [DiscoveryModule],
   controllers: [WorkflowController],
   providers: [WorkflowRegistry, WorkflowService],
+  exports: [WorkflowRegistry, WorkflowService],
 })
 export class WorkflowModule {}

@@ -11,7 +11,7 @@ import { EntityService } from '../entity/entity.service';
 import { StatementSlots } from '../database/statement-slots';
 import { translateDatabaseError } from '../entity/database-errors';
 import { bindArguments } from './workflow.arguments';
-import { ArgumentDefinition } from './workflow.decorators';
+import { ArgumentType } from './workflow.decorators';
 import { WorkflowMethodDefinition, WorkflowRegistry } from './workflow.registry';
 
 /** What a workflow method gets after its arguments. */
@@ -31,7 +31,7 @@ export interface WorkflowDescription {
     access: 'everyone' | 'admin';
     requires: Record<string, Action>;
     roles: string[];
-    arguments: ArgumentDefinition[];
+    arguments: { name: string; type: ArgumentType; required: boolean }[];
   }[];
 }
 
@@ -56,7 +56,7 @@ export class WorkflowService {
         access,
         requires,
         roles,
-        arguments: args,
+        arguments: args.map(({ name, type, optional }) => ({ name, type, required: !optional })),
       })),
     }));
   }
@@ -110,7 +110,7 @@ export class WorkflowService {
       throw new ForbiddenException(`${path} needs one of the roles ${method.roles.join(', ')}`);
     }
     for (const [entity, action] of Object.entries(method.requires)) {
-      if (!scope.may(this.types.find(entity)!, action)) {
+      if (scope.depthThroughApi(this.types.find(entity)!, action) === 'none') {
         throw new ForbiddenException(`${path} needs ${action} on ${entity}`);
       }
     }
