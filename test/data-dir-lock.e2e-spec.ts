@@ -42,9 +42,11 @@ async function contend(dataDir: string): Promise<{ pid: number; said: string }[]
   // Every contender has answered: the winner may let go.
   await Promise.all(
     children.map((child) => {
-      const exited = new Promise((done) => child.once('exit', done));
+      const exited = new Promise((done) =>
+        child.exitCode === null ? child.once('exit', done) : done(undefined),
+      );
       child.stdin.end();
-      return child.exitCode === null ? exited : undefined;
+      return exited;
     }),
   );
   return results;

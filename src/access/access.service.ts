@@ -4,7 +4,6 @@ import { DataSource } from 'typeorm';
 import { Identity } from '../common/identity';
 import { RequestContext } from '../common/request-context';
 import { EntityRegistry } from '../entity/entity.registry';
-import { EntityType } from '../entity/entity-type';
 import { Action, ACTIONS, Depth } from './access.depth';
 import { PromiseCache } from '../common/promise-cache';
 import { FieldPermissionRow, Grants, PrivilegeRow } from './access.grants';

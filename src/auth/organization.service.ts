@@ -82,11 +82,13 @@ export class OrganizationService {
     const businessUnit = await manager
       .getRepository(BusinessUnit)
       .save({ key: businessUnitKey, name: DEFAULT_BUSINESS_UNIT, ...owner });
-    const secured = this.registry.all().flatMap((type) =>
-      [...type.properties.values()]
-        .filter((property) => property.secured)
-        .map((property) => ({ entity: type.name, property: property.name })),
-    );
+    const secured = this.registry
+      .all()
+      .flatMap((type) =>
+        [...type.properties.values()]
+          .filter((property) => property.secured)
+          .map((property) => ({ entity: type.name, property: property.name })),
+      );
     await insertMemberRole(manager, owner, secured);
     return { organization, businessUnit, admin };
   }
