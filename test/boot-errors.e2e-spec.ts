@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUILT_SERVER, environmentWithout, runToExit } from './helpers/child-process';
 import { freePort } from './helpers/free-port';
+import { withDatabase } from './helpers/suite-database';
+import { Client } from 'pg';
+import { randomBytes } from 'node:crypto';
 
 /**
  * A server that cannot start says why in one log line, in the log's format, and exits
@@ -61,4 +64,48 @@ describe('a failed start', () => {
     ]);
     expect(stdout).not.toContain('    at ');
   }, 60_000);
+
+  it('names a failing migration in the log and stops at once: no connection retries', async () => {
+    // A database where the first migration cannot run: its first table is there already.
+    const serverUrl = process.env.ATRIUM_TEST_SERVER_URL ?? process.env.TEST_DATABASE_URL!;
+    const name = `atrium_boot_${randomBytes(4).toString('hex')}`;
+    const admin = new Client({ connectionString: serverUrl });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE DATABASE ${name}`);
+      const blocked = new Client({ connectionString: withDatabase(serverUrl, name) });
+      await blocked.connect();
+      await blocked.query('CREATE TABLE organization (x int)');
+      await blocked.end();
+      const started = Date.now();
+      const { code, stdout, stderr } = await start({
+        DATABASE_URL: withDatabase(serverUrl, name),
+      });
+      expect(code).toBe(1);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(stderr).toBe('');
+      const logged = lines(stdout).map(
+        (line) => JSON.parse(line) as { level: number; msg: string; context?: string },
+      );
+      // Two loggers write them (the app's and main's): the order of their lines may vary.
+      const errors = logged.filter((line) => line.level >= 50).sort((a, b) => a.level - b.level);
+      expect(errors).toEqual([
+        expect.objectContaining({
+          level: 50,
+          context: 'TypeORM',
+          msg: expect.stringMatching(
+            /^Migration "Init\d+" failed, error: relation "organization" already exists$/,
+          ),
+        }),
+        expect.objectContaining({
+          level: 60,
+          msg: 'Atrium did not start: relation "organization" already exists',
+        }),
+      ]);
+      expect(stdout).not.toContain('Retrying');
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  });
 });

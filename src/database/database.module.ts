@@ -5,6 +5,7 @@ import { MigrationInterface } from 'typeorm';
 import { Environment } from '../config/environment';
 import { buildDataSourceOptions } from './data-source.options';
 import { MIGRATIONS } from './migrations';
+import { isConnectionFailure, TypeOrmLogger } from './typeorm-logger';
 
 export type MigrationClass = new () => MigrationInterface;
 
@@ -30,6 +31,10 @@ export class DatabaseModule {
             // the migration tool.
             autoLoadEntities: true,
             migrations: [...MIGRATIONS, ...migrations],
+            logger: new TypeOrmLogger(),
+            // A failing migration fails the start at once; a database not there yet is
+            // tried again (nine times, three seconds apart).
+            toRetry: isConnectionFailure,
           }),
         }),
       ],
