@@ -104,6 +104,22 @@ describe('bad input', () => {
       expect(change.body.detail).toMatch(/^set-password contains a NUL/);
     });
 
+    it('in a FETCH string, at its line and column', async () => {
+      for (const path of ['/rest/fetch', '/rest/fetch/parse']) {
+        const { body } = await request(t.http)
+          .post(path)
+          .set('X-API-Key', key)
+          .type('text/plain')
+          .send("FETCH account (key)\nWHERE name = 'a\u0000b'")
+          .expect(400);
+        expect(body).toEqual({
+          detail: expect.stringContaining('a string holds a NUL character (U+0000)'),
+          line: 2,
+          column: 16,
+        });
+      }
+    });
+
     it('in a field name, without echoing it', async () => {
       const { body } = await request(t.http)
         .post('/rest/entity/account')

@@ -25,6 +25,16 @@ describe('tokenize', () => {
     expect(tokenize("''")[0]).toMatchObject({ kind: 'string', value: '' });
   });
 
+  it('refuses a NUL character inside a string where it stands (PostgreSQL text cannot hold it)', () => {
+    expect(tokenize("name = 'a\u0000b'")).toContainEqual(
+      expect.objectContaining({
+        kind: 'error',
+        text: 'a string holds a NUL character (U+0000), which text cannot hold',
+        start: 9,
+      }),
+    );
+  });
+
   it('reads one- and two-character symbols', () => {
     expect(kinds('( ) { } , . * ; = <> != < <= > >=').map(([, text]) => text)).toEqual([
       '(',

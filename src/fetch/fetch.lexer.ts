@@ -73,6 +73,17 @@ export function tokenize(source: string): Token[] {
       }
       i = end;
       const text = source.slice(start, i);
+      const nul = text.indexOf('\0');
+      if (nul >= 0) {
+        tokens.push(
+          token(
+            'error',
+            'a string holds a NUL character (U+0000), which text cannot hold',
+            start + nul,
+          ),
+        );
+        return tokens;
+      }
       const string = token('string', text, start);
       string.value = text.slice(1, -1).replaceAll("''", "'");
       tokens.push(string);
