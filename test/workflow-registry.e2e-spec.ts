@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
-import { Workflow, WorkflowMethod } from '../src/workflow/workflow.decorators';
-import { createTestApp } from './helpers/test-app';
+import request from 'supertest';
+import { EntityService, FetchService, Workflow, WorkflowMethod } from '../src/atrium';
+import { apiKeyUser, createTestApp } from './helpers/test-app';
 
 // Mistakes in workflow declarations fail the boot with a message that names them. The
 // classes are declared inside each test, so that one test's mistake is not the next's.
@@ -68,5 +69,37 @@ describe('workflow discovery at boot', () => {
     await expect(createTestApp({}, [BadAction])).rejects.toThrow(
       'audit2.check requires "update" on invoice, not one of create, read, write, delete',
     );
+  });
+
+  it('boots a workflow that injects the engine’s services, its module importing none', async () => {
+    @Workflow('reports')
+    class Reports {
+      constructor(
+        readonly entities: EntityService,
+        readonly fetch: FetchService,
+      ) {}
+
+      @WorkflowMethod()
+      wired() {
+        return {
+          entities: this.entities instanceof EntityService,
+          fetch: this.fetch instanceof FetchService,
+        };
+      }
+    }
+    @Module({ providers: [Reports] })
+    class ReportsModule {}
+    const t = await createTestApp({}, [ReportsModule]);
+    try {
+      const { key } = await apiKeyUser(t);
+      const { body } = await request(t.http)
+        .post('/rest/workflow/reports/wired')
+        .set('X-API-Key', key)
+        .send({})
+        .expect(200);
+      expect(body).toEqual({ entities: true, fetch: true });
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -1,9 +1,13 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { FetchController } from './fetch.controller';
 import { FetchCursors } from './fetch.paging';
 import { FetchService } from './fetch.service';
 
-/** The FETCH query language: parse, compile to one statement, run, describe. */
+/**
+ * The FETCH query language: parse, compile to one statement, run, describe. Global, as
+ * the entity engine is: an application's providers may inject FetchService.
+ */
+@Global()
 @Module({
   controllers: [FetchController],
   providers: [FetchService, FetchCursors],
