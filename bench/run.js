@@ -215,7 +215,8 @@ async function load(server, scenario, ctx) {
  * left alone: it runs no request's statements, and while it reconnects the app caches no
  * access scope, which would count statements a running server does not send.
  */
-const POOL_BACKENDS = `datname = $1 AND pid <> pg_backend_pid() AND query <> 'LISTEN atrium_access'`;
+const POOL_BACKENDS = `datname = $1 AND pid <> pg_backend_pid()
+  AND application_name <> 'atrium access listener'`;
 
 /**
  * Transactions committed or rolled back in the bench database so far. Backends report
@@ -257,7 +258,10 @@ async function countStatements(server, scenario, ctx) {
     const timing = /compile;dur=([\d.]+)/.exec(response.headers.get('server-timing') ?? '');
     if (timing) compileMs.push(Number(timing[1]));
     if (response.status < 200 || response.status >= 300) {
-      throw new Error(`${scenario.name} on ${server.label}: ${response.status} ${response.text}`);
+      throw new Error(
+        `${scenario.name} on ${server.label}: ${response.status} ${response.text}\n` +
+          `its last log lines:\n${server.output.slice(-4000)}`,
+      );
     }
     if (scenario.verify && !verifierOf(scenario, server.label)(response.text)) {
       throw new Error(`${scenario.name} on ${server.label}: unexpected body ${response.text}`);

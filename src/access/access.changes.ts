@@ -11,6 +11,8 @@ import { AccessService } from './access.service';
 
 /** The channel the access tables' triggers notify (migration AccessControl). */
 const CHANNEL = 'atrium_access';
+/** How the listening connection shows in pg_stat_activity (the bench leaves it alone). */
+export const LISTENER_APPLICATION_NAME = 'atrium access listener';
 const CHANGED = 'atrium:access-changed';
 const RECONNECT_MS = 1000;
 /**
@@ -72,7 +74,11 @@ export class AccessChanges
 
   private async listen(): Promise<void> {
     const options = this.dataSource.options as { url?: string };
-    const client = new Client({ connectionString: options.url, keepAlive: true });
+    const client = new Client({
+      connectionString: options.url,
+      keepAlive: true,
+      application_name: LISTENER_APPLICATION_NAME,
+    });
     client.on('notification', () => this.access.forget());
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
