@@ -15,6 +15,7 @@ import { DemoModule } from './demo/demo.module';
 import { EntityModule } from './entity/entity.module';
 import { FetchModule } from './fetch/fetch.module';
 import { HealthModule } from './health/health.module';
+import { MetadataModule } from './metadata/metadata.module';
 import { StorageModule } from './storage/storage.module';
 import { WorkflowModule } from './workflow/workflow.module';
 
@@ -84,6 +85,7 @@ export class AppModule {
         HealthModule,
         WorkflowModule,
         StorageModule,
+        MetadataModule,
         ...modules,
       ],
     };

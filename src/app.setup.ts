@@ -12,6 +12,7 @@ import { onClientError, onFrameworkError } from './common/framework-errors';
 import { HttpExceptionFilter } from './common/http-exception.filter';
 import { openRequestContext } from './common/request-context';
 import { RequestValidationPipe } from './common/validation';
+import { ApiDocument } from './metadata/api-document';
 import { BYTE_SIZE, Environment } from './config/environment';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -123,7 +124,9 @@ function setUpOpenApi(app: NestFastifyApplication): void {
     .addSecurityRequirements('apiKeyQuery')
     .addSecurityRequirements({ session: [], csrf: [] })
     .build();
-  SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, config));
+  SwaggerModule.setup('docs', app, () =>
+    app.get(ApiDocument).extend(SwaggerModule.createDocument(app, config)),
+  );
 }
 
 function parseTrustProxy(value: string | undefined): boolean | string {

@@ -10,6 +10,7 @@ export {
   ChildGroup,
   Computed,
   EntityHooks,
+  Label,
   Secured,
 } from './entity/entity.decorators';
 export type { BusinessEntityOptions } from './entity/entity.decorators';

@@ -20,6 +20,8 @@ export const CAST_TYPES: Record<PropertyType, string> = {
 export interface PropertyDefinition {
   /** API name = column name. */
   name: string;
+  /** The name people read (`@Label`, else the name in words). */
+  label: string;
   type: PropertyType;
   /** The PostgreSQL type a bound value is cast to where the statement needs one. */
   castType: string;
@@ -54,6 +56,8 @@ export interface ChildGroupDefinition {
 
 export interface EntityType {
   name: string;
+  /** The name people read (`@BusinessEntity`'s `label`, else the name in words). */
+  label: string;
   write: WriteAccess;
   /** Security roles govern its records (else the organization reads them all). */
   privileges: boolean;

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
 import {
+  ApiExcludeController,
   ApiFailedDependencyResponse,
   ApiHeader,
   ApiOkResponse,
@@ -19,6 +20,8 @@ const IF_MATCH = {
   description: 'ETag of the last read: 412 when stale',
 };
 
+/** In the OpenAPI document as a path per entity type instead (metadata/api-document.ts). */
+@ApiExcludeController()
 @ApiTags('entities')
 @Controller('rest/entity')
 export class EntityController {

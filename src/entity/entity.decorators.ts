@@ -6,6 +6,7 @@ export const CHILD_GROUPS = 'atrium:child-groups';
 export const COMPUTED_PROPERTIES = 'atrium:computed-properties';
 export const ENTITY_HOOKS = 'atrium:entity-hooks';
 export const SECURED_PROPERTIES = 'atrium:secured-properties';
+export const PROPERTY_LABELS = 'atrium:property-labels';
 
 /**
  * Who may create, update and delete an entity type through the API: holders of a role
@@ -26,6 +27,8 @@ export interface BusinessEntityOptions {
    * are handed to the hooks, which turn them into stored columns, and never stored as is.
    */
   writeOnly?: string[];
+  /** The name people read (metadata, the OpenAPI document); by default the name in words. */
+  label?: string;
 }
 
 export interface BusinessEntityDefinition extends Required<BusinessEntityOptions> {
@@ -44,6 +47,7 @@ export function BusinessEntity(name: string, options: BusinessEntityOptions = {}
       write: options.write ?? 'everyone',
       privileges: options.privileges ?? (options.write ?? 'everyone') === 'everyone',
       writeOnly: options.writeOnly ?? [],
+      label: options.label ?? labelOf(name),
     };
     Reflect.defineMetadata(BUSINESS_ENTITY, definition, target);
   };
@@ -91,6 +95,25 @@ export function Secured(): PropertyDecorator {
       prototype.constructor,
     );
   };
+}
+
+/** The name people read for a property; by default its name in words (`labelOf`). */
+export function Label(label: string): PropertyDecorator {
+  return (prototype, propertyKey) => {
+    const labels =
+      (Reflect.getMetadata(PROPERTY_LABELS, prototype.constructor) as Record<string, string>) ?? {};
+    Reflect.defineMetadata(
+      PROPERTY_LABELS,
+      { ...labels, [String(propertyKey)]: label },
+      prototype.constructor,
+    );
+  };
+}
+
+/** `credit_limit` → "Credit limit"; a lookup `id_account` → "Account". */
+export function labelOf(name: string): string {
+  const words = name.replace(/^id_(?=.)/, '').replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** A Nest provider holding the business rules of one entity type, found at boot. */

@@ -8,6 +8,8 @@ import {
   BusinessEntityDefinition,
   CHILD_GROUPS,
   COMPUTED_PROPERTIES,
+  labelOf,
+  PROPERTY_LABELS,
   SECURED_PROPERTIES,
 } from './entity.decorators';
 import {
@@ -61,6 +63,7 @@ export class EntityRegistry implements OnModuleInit {
       const definition = definitionOf(metadata)!;
       this.types.set(definition.name, {
         name: definition.name,
+        label: definition.label,
         write: definition.write,
         privileges: definition.privileges,
         writeOnly: definition.writeOnly,
@@ -137,6 +140,8 @@ function propertiesOf(metadata: EntityMetadata): Map<string, PropertyDefinition>
   const namesOf = (key: string) => (Reflect.getMetadata(key, metadata.target) as string[]) ?? [];
   const computed = new Set(namesOf(COMPUTED_PROPERTIES));
   const secured = new Set(namesOf(SECURED_PROPERTIES));
+  const labels =
+    (Reflect.getMetadata(PROPERTY_LABELS, metadata.target) as Record<string, string>) ?? {};
   const lookups = new Map(
     metadata.manyToOneRelations.map((r) => [
       r.joinColumns[0].databaseName,
@@ -150,6 +155,7 @@ function propertiesOf(metadata: EntityMetadata): Map<string, PropertyDefinition>
     const type = propertyType(column, metadata);
     properties.set(name, {
       name,
+      label: labels[column.propertyName] ?? labelOf(name),
       type,
       castType: castType(column, metadata, type),
       nullable: column.isNullable,

@@ -3,6 +3,7 @@ import { coerceValue } from './property-value';
 
 const property = (overrides: Partial<PropertyDefinition>): PropertyDefinition => ({
   name: 'p',
+  label: 'P',
   type: 'string',
   castType: 'text',
   nullable: false,

@@ -74,6 +74,7 @@ function argumentProperty(type: PropertyType): PropertyDefinition {
   const castType = CAST_TYPES[type];
   return {
     name: 'argument',
+    label: 'Argument',
     type,
     castType,
     nullable: false,

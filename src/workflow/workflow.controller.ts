@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
+  ApiExcludeEndpoint,
   ApiFailedDependencyResponse,
   ApiForbiddenResponse,
   ApiNotFoundResponse,
@@ -25,7 +26,9 @@ export class WorkflowController {
     return this.workflows.list();
   }
 
+  /** In the OpenAPI document as a path per method instead (metadata/api-document.ts). */
   @Post(':workflow/:method')
+  @ApiExcludeEndpoint()
   @HttpCode(200)
   @RequireContentType('application/json')
   @ApiOkResponse({ description: "The method's result object; any other value as {result}" })

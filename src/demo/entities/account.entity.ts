@@ -2,7 +2,7 @@ import { Column } from 'typeorm';
 import { SystemColumns } from '../../common/system-columns.entity';
 import { BusinessEntity, Secured } from '../../entity/entity.decorators';
 
-@BusinessEntity('account')
+@BusinessEntity('account', { label: 'Customer account' })
 export class Account extends SystemColumns {
   @Column({ type: 'varchar', length: 200 })
   name: string;

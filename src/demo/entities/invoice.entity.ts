@@ -1,6 +1,6 @@
 import { Column, Index, JoinColumn, ManyToOne } from 'typeorm';
 import { SystemColumns } from '../../common/system-columns.entity';
-import { BusinessEntity, ChildGroup, Computed } from '../../entity/entity.decorators';
+import { BusinessEntity, ChildGroup, Computed, Label } from '../../entity/entity.decorators';
 import { Account } from './account.entity';
 import { InvoiceLine } from './invoice-line.entity';
 
@@ -25,6 +25,7 @@ export class Invoice extends SystemColumns {
   @Column({ type: 'enum', enum: INVOICE_STATUSES, default: 'draft' })
   status: InvoiceStatus;
 
+  @Label('Issued on')
   @Column({ type: 'timestamptz', nullable: true })
   issueDate: Date | null;
 

@@ -1,10 +1,11 @@
 import { Column, Index } from 'typeorm';
 import { SystemColumns } from '../../common/system-columns.entity';
-import { BusinessEntity } from '../../entity/entity.decorators';
+import { BusinessEntity, Label } from '../../entity/entity.decorators';
 
 @BusinessEntity('product')
 @Index(['idOrganization', 'code'], { unique: true })
 export class Product extends SystemColumns {
+  @Label('Product code')
   @Column({ type: 'varchar', length: 50 })
   code: string;
 

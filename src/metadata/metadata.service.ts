@@ -1,0 +1,33 @@
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { AccessService } from '../access/access.service';
+import { RequestContext } from '../common/request-context';
+import { EntityRegistry } from '../entity/entity.registry';
+import { describeEntity, EntityDescription } from './entity-description';
+
+/** The entity types the caller may read, as the registry knows them. */
+@Injectable()
+export class MetadataService {
+  constructor(
+    private readonly registry: EntityRegistry,
+    private readonly access: AccessService,
+    private readonly context: RequestContext,
+  ) {}
+
+  async entities(): Promise<EntityDescription[]> {
+    const scope = await this.access.scopeOf(this.context.requireIdentity());
+    return this.registry
+      .all()
+      .filter((type) => scope.may(type, 'read'))
+      .map((type) => describeEntity(type, (property) => scope.canRead(type, property)));
+  }
+
+  /** One type; one the caller may not read is as unknown as a missing one (404). */
+  async entity(name: string): Promise<EntityDescription> {
+    const type = this.registry.find(name);
+    const scope = await this.access.scopeOf(this.context.requireIdentity());
+    if (!type || !scope.may(type, 'read')) {
+      throw new NotFoundException(`Unknown entity type "${name}"`);
+    }
+    return describeEntity(type, (property) => scope.canRead(type, property));
+  }
+}
