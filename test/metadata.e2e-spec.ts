@@ -1,31 +1,10 @@
 import request from 'supertest';
+import type {
+  EntityDescription,
+  PropertyDescription as Property,
+} from '../src/metadata/entity-description';
 import { AccessFixture, as } from './helpers/access';
 import { createTestApp, TestApp } from './helpers/test-app';
-
-interface Property {
-  name: string;
-  label: string;
-  type: string;
-  nullable: boolean;
-  required: boolean;
-  maxLength?: number;
-  precision?: number;
-  scale?: number;
-  enum?: string[];
-  lookup?: { entity: string };
-  computed: boolean;
-  system: boolean;
-  secured?: true;
-  writeOnly?: true;
-}
-
-interface EntityDescription {
-  name: string;
-  label: string;
-  parent?: string;
-  childGroups: { name: string; entity: string }[];
-  properties: Property[];
-}
 
 const DEMO_TYPES = ['account', 'contact', 'product', 'invoice', 'invoice_line'];
 
