@@ -61,19 +61,16 @@ function compact<T extends object>(value: T): T {
 const number = fc
   .oneof(fc.integer(), fc.maxSafeInteger(), fc.double({ noNaN: true, noDefaultInfinity: true }))
   .map((n) => (n === 0 ? 0 : n)); // JSON has no -0
-const scalar: fc.Arbitrary<Scalar> = fc.oneof(
-  fc.string({ unit: 'binary', maxLength: 12 }),
-  number,
-  fc.boolean(),
-  fc.constant(null),
-);
+/** Text a query can hold: any but U+0000, which PostgreSQL's text cannot (a 400 of its own). */
+const text = fc.string({ unit: 'binary', maxLength: 12 }).map((s) => s.replaceAll('\0', ''));
+const scalar: fc.Arbitrary<Scalar> = fc.oneof(text, number, fc.boolean(), fc.constant(null));
 const date = fc
   .date({ min: new Date('0001-01-01'), max: new Date('9999-12-31'), noInvalidDate: true })
   .map((d) => d.toISOString().slice(0, 10));
 
 const condition: fc.Arbitrary<Condition> = fc.oneof(
   fc.record({ property: column, operator: fc.constantFrom(...COMPARISONS), value: scalar }),
-  fc.record({ property: column, operator: fc.constantFrom(...STRING_OPERATORS), value: fc.string({ unit: 'binary', maxLength: 12 }) }),
+  fc.record({ property: column, operator: fc.constantFrom(...STRING_OPERATORS), value: text }),
   fc.record({ property: column, operator: fc.constantFrom(...DATE_OPERATORS), value: date }),
   fc.record({ property: column, operator: fc.constantFrom('in' as const, 'not-in' as const), value: fc.array(scalar, { minLength: 1, maxLength: 4 }) }),
   fc.record({ property: column, operator: fc.constantFrom('between' as const, 'not-between' as const), value: fc.tuple(scalar, scalar) }),
