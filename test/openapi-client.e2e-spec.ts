@@ -92,6 +92,8 @@ describe('the OpenAPI document and the typed client', () => {
     // A child type is written through its parent; a type no client writes is read only.
     expect(Object.keys(document.paths['/rest/entity/purchase_order_item/{key}'])).toEqual(['get']);
     expect(document.paths['/rest/entity/file']).toBeUndefined();
+    expect(Object.keys(document.paths['/rest/entity/file/{key}'])).toEqual(['get']);
+    expect(document.paths['/rest/entity/file/{key}/owner'].post).toBeDefined();
     const update = document.paths['/rest/entity/invoice/{key}'].post;
     expect(Object.keys(update.responses)).toEqual(
       expect.arrayContaining(['200', '400', '403', '404', '409', '412', '424']),
@@ -126,11 +128,31 @@ describe('the OpenAPI document and the typed client', () => {
     const close = document.paths['/rest/workflow/shop/close'].post.requestBody;
     expect(close.content['application/json'].schema).toEqual({
       type: 'object',
-      properties: { orderKey: { type: 'integer', format: 'int32' } },
+      properties: { orderKey: { type: 'integer', format: 'int64' } },
       required: ['orderKey'],
       additionalProperties: false,
     });
+    const summary = document.paths['/rest/workflow/invoicing/summary'].post.requestBody;
+    expect(summary.content['application/json'].schema.properties.from).toMatchObject({
+      type: 'string',
+      pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}$',
+    });
+    // A write takes a decimal as text or a number; an update's new child (no key) is a create.
+    const update = schemas['invoice.update'].properties;
+    expect(update.properties.properties.currency).toMatchObject({ type: 'string', maxLength: 3 });
+    const line = schemas['invoice_line.create'].properties.properties.properties;
+    expect(line.unit_price.oneOf).toEqual([
+      expect.objectContaining({ type: 'string', format: 'decimal' }),
+      { type: 'number' },
+    ]);
+    expect(update.children.properties.invoice_invoice_line.items.oneOf[0]).toEqual({
+      $ref: '#/components/schemas/invoice_line.create',
+    });
     expect(schemas.BusinessRuleFailure.properties).toHaveProperty('childEntityIndex');
+    expect(
+      document.paths['/rest/metadata/entity'].get.responses['200'].content['application/json']
+        .schema.items,
+    ).toEqual({ $ref: '#/components/schemas/EntityDescription' });
   });
 
   it('is valid OpenAPI; the generated types compile a client program, and refuse a misspelt property', async () => {

@@ -26,7 +26,7 @@ export interface PropertyDefinition {
   /** The PostgreSQL type a bound value is cast to where the statement needs one. */
   castType: string;
   nullable: boolean;
-  /** A value must be sent on create: not nullable, no default, not generated. */
+  /** A client must send a value on create: its own, not nullable, no default, not generated. */
   required: boolean;
   /**
    * Who sets it: the client, a hook (`@Computed`), the engine (system columns) or the

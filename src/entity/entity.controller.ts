@@ -1,12 +1,5 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
-import {
-  ApiExcludeController,
-  ApiFailedDependencyResponse,
-  ApiHeader,
-  ApiOkResponse,
-  ApiPreconditionFailedResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ParseKeyPipe } from '../common/parse-key.pipe';
 import { RequireContentType } from '../common/content-type.guard';
@@ -14,23 +7,13 @@ import { AssignOwnerDto } from './dto/assign-owner.dto';
 import { EntityRecord } from './entity-record';
 import { EntityService, WriteResult } from './entity.service';
 
-const IF_MATCH = {
-  name: 'If-Match',
-  required: false,
-  description: 'ETag of the last read: 412 when stale',
-};
-
 /** In the OpenAPI document as a path per entity type instead (metadata/api-document.ts). */
 @ApiExcludeController()
-@ApiTags('entities')
 @Controller('rest/entity')
 export class EntityController {
   constructor(private readonly entities: EntityService) {}
 
   @Get(':name/:key')
-  @ApiOkResponse({
-    description: 'The entity envelope (spec 2.2) with every child group; ETag header',
-  })
   async read(
     @Param('name') name: string,
     @Param('key', ParseKeyPipe) key: number,
@@ -44,8 +27,6 @@ export class EntityController {
   @Post(':name')
   @HttpCode(200)
   @RequireContentType('application/json')
-  @ApiOkResponse({ description: '{operation: "insert", key}' })
-  @ApiFailedDependencyResponse({ description: 'A business rule failed (spec 2.4)' })
   create(@Param('name') name: string, @Body() body: unknown): Promise<WriteResult> {
     return this.entities.create(name, body);
   }
@@ -53,10 +34,6 @@ export class EntityController {
   @Post(':name/:key')
   @HttpCode(200)
   @RequireContentType('application/json')
-  @ApiHeader(IF_MATCH)
-  @ApiOkResponse({ description: '{operation: "update", key}' })
-  @ApiPreconditionFailedResponse({ description: 'If-Match no longer matches' })
-  @ApiFailedDependencyResponse({ description: 'A business rule failed (spec 2.4)' })
   update(
     @Param('name') name: string,
     @Param('key', ParseKeyPipe) key: number,
@@ -69,10 +46,6 @@ export class EntityController {
   @Post(':name/:key/owner')
   @HttpCode(200)
   @RequireContentType('application/json')
-  @ApiOkResponse({
-    description:
-      '{operation: "assign", key}: the record and its children now belong to the user and their business unit',
-  })
   assign(
     @Param('name') name: string,
     @Param('key', ParseKeyPipe) key: number,
@@ -82,9 +55,6 @@ export class EntityController {
   }
 
   @Delete(':name/:key')
-  @ApiHeader(IF_MATCH)
-  @ApiOkResponse({ description: '{operation: "delete", key}' })
-  @ApiFailedDependencyResponse({ description: 'A business rule failed (spec 2.4)' })
   delete(
     @Param('name') name: string,
     @Param('key', ParseKeyPipe) key: number,

@@ -59,7 +59,7 @@ export function parseEnvelope(
   const creating = mode === 'create' || (mode === 'child' && properties.key === undefined);
   if (creating) {
     for (const property of type.properties.values()) {
-      if (property.required && property.origin === 'client' && !(property.name in properties)) {
+      if (property.required && !(property.name in properties)) {
         throw invalid(`${path}.${property.name}`, 'is required');
       }
     }

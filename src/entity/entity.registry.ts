@@ -110,7 +110,9 @@ export class EntityRegistry implements OnModuleInit {
         );
       }
       // The link to the parent is the engine's to set, like the system columns.
-      child.properties.get(column)!.origin = 'parent';
+      const link = child.properties.get(column)!;
+      link.origin = 'parent';
+      link.required = false;
       child.parent = { type: parent, column };
       parent.childGroups.push({
         name: `${parent.name}_${child.name}`,
@@ -153,18 +155,23 @@ function propertiesOf(metadata: EntityMetadata): Map<string, PropertyDefinition>
     const name = column.databaseName;
     if (properties.has(name)) continue;
     const type = propertyType(column, metadata);
+    const origin = (SYSTEM_COLUMNS as readonly string[]).includes(name)
+      ? 'system'
+      : computed.has(column.propertyName)
+        ? 'computed'
+        : 'client';
     properties.set(name, {
       name,
       label: labels[column.propertyName] ?? labelOf(name),
       type,
       castType: castType(column, metadata, type),
       nullable: column.isNullable,
-      required: !column.isNullable && column.default === undefined && !column.isGenerated,
-      origin: (SYSTEM_COLUMNS as readonly string[]).includes(name)
-        ? 'system'
-        : computed.has(column.propertyName)
-          ? 'computed'
-          : 'client',
+      required:
+        origin === 'client' &&
+        !column.isNullable &&
+        column.default === undefined &&
+        !column.isGenerated,
+      origin,
       hidden: !column.isSelect,
       secured: secured.has(column.propertyName),
       length: column.length ? Number(column.length) : undefined,

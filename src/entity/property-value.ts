@@ -1,6 +1,7 @@
 import { PropertyDefinition } from './entity-type';
 
-const DECIMAL = /^-?\d+(\.\d+)?$/;
+/** A decimal as text, as the API reads and writes it. */
+export const DECIMAL = /^-?\d+(\.\d+)?$/;
 const INTEGER_TEXT = /^-?\d+$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATETIME =

@@ -74,7 +74,7 @@ function describeProperty(property: PropertyDefinition): PropertyDescription {
     label: property.label,
     type: property.type,
     nullable: property.nullable,
-    required: property.required && property.origin === 'client',
+    required: property.required,
     ...(property.length !== undefined ? { maxLength: property.length } : {}),
     ...(property.precision !== undefined ? { precision: property.precision } : {}),
     ...(property.scale !== undefined ? { scale: property.scale } : {}),

@@ -14,15 +14,18 @@ export class MetadataController {
 
   @Get('entity')
   @ApiOkResponse({
-    description:
-      '[{name, label, parent?, childGroups: [{name, entity}], properties: [{name, label, type, nullable, required, maxLength?, precision?, scale?, enum?, lookup?: {entity}, computed, system, secured?, writeOnly?}]}]: every entity type the caller may read',
+    description: 'Every entity type the caller may read',
+    schema: { type: 'array', items: { $ref: '#/components/schemas/EntityDescription' } },
   })
   entities(): Promise<EntityDescription[]> {
     return this.metadata.entities();
   }
 
   @Get('entity/:name')
-  @ApiOkResponse({ description: 'One entity type, as in the list' })
+  @ApiOkResponse({
+    description: 'One entity type, as in the list',
+    schema: { $ref: '#/components/schemas/EntityDescription' },
+  })
   @ApiNotFoundResponse({ description: 'No such type, or one the caller may not read' })
   entity(@Param('name') name: string): Promise<EntityDescription> {
     return this.metadata.entity(name);
@@ -31,8 +34,8 @@ export class MetadataController {
   /** The same description as GET /rest/workflow: one registry serves both. */
   @Get('workflow')
   @ApiOkResponse({
-    description:
-      '[{name, methods: [{name, access, requires, roles, arguments: [{name, type, required}]}]}]',
+    description: 'Every workflow, its methods, their arguments and what they require',
+    schema: { type: 'array', items: { $ref: '#/components/schemas/WorkflowDescription' } },
   })
   workflowList(): WorkflowDescription[] {
     return this.workflows.list();

@@ -6,6 +6,7 @@ import type {
   SchemaObject,
 } from '@nestjs/swagger';
 import { EntityType, PropertyDefinition, PropertyType } from '../entity/entity-type';
+import { DECIMAL } from '../entity/property-value';
 
 type Schemas = Record<string, SchemaObject>;
 
@@ -30,6 +31,20 @@ export const RULE_FAILED: ResponseObject = {
   ...json(ref(RULE_SCHEMA)),
 };
 
+/** The JSON of each API type, as the entity API reads and writes it. */
+const JSON_TYPES: Record<PropertyType, SchemaObject> = {
+  integer: { type: 'integer', format: 'int32' },
+  bigint: { type: 'integer', format: 'int64' },
+  // Exact: a decimal is read as a string (inputs take a number too: decimalInput).
+  decimal: { type: 'string', format: 'decimal', pattern: DECIMAL.source },
+  string: { type: 'string' },
+  boolean: { type: 'boolean' },
+  datetime: { type: 'string', format: 'date-time' },
+  date: { type: 'string', format: 'date' },
+  uuid: { type: 'string', format: 'uuid' },
+  json: {},
+};
+
 /** The schemas every entity path refers to: `{detail}`, the 424 record, the write result. */
 export const SHARED_SCHEMAS: Schemas = {
   [ERROR_SCHEMA]: {
@@ -50,6 +65,83 @@ export const SHARED_SCHEMAS: Schemas = {
       detail: { type: 'string' },
     },
   },
+  EntityDescription: {
+    type: 'object',
+    required: ['name', 'label', 'childGroups', 'properties'],
+    properties: {
+      name: { type: 'string' },
+      label: { type: 'string' },
+      parent: { type: 'string' },
+      childGroups: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['name', 'entity'],
+          properties: { name: { type: 'string' }, entity: { type: 'string' } },
+        },
+      },
+      properties: { type: 'array', items: ref('PropertyDescription') },
+    },
+  },
+  PropertyDescription: {
+    type: 'object',
+    required: ['name', 'label', 'type', 'nullable', 'required', 'computed', 'system'],
+    properties: {
+      name: { type: 'string' },
+      label: { type: 'string' },
+      type: { type: 'string', enum: Object.keys(JSON_TYPES) },
+      nullable: { type: 'boolean' },
+      required: { type: 'boolean' },
+      maxLength: { type: 'integer' },
+      precision: { type: 'integer' },
+      scale: { type: 'integer' },
+      enum: { type: 'array', items: { type: 'string' } },
+      lookup: {
+        type: 'object',
+        required: ['entity'],
+        properties: { entity: { type: 'string' } },
+      },
+      computed: { type: 'boolean' },
+      system: { type: 'boolean' },
+      secured: { type: 'boolean' },
+      writeOnly: { type: 'boolean' },
+    },
+  },
+  WorkflowDescription: {
+    type: 'object',
+    required: ['name', 'methods'],
+    properties: {
+      name: { type: 'string' },
+      methods: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['name', 'access', 'requires', 'roles', 'arguments'],
+          properties: {
+            name: { type: 'string' },
+            access: { type: 'string', enum: ['everyone', 'admin'] },
+            requires: {
+              type: 'object',
+              additionalProperties: { type: 'string', enum: ['create', 'read', 'write', 'delete'] },
+            },
+            roles: { type: 'array', items: { type: 'string' } },
+            arguments: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['name', 'type', 'required'],
+                properties: {
+                  name: { type: 'string' },
+                  type: { type: 'string' },
+                  required: { type: 'boolean' },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
   [WRITE_RESULT_SCHEMA]: {
     type: 'object',
     required: ['operation', 'key'],
@@ -60,38 +152,36 @@ export const SHARED_SCHEMAS: Schemas = {
   },
 };
 
-/** The JSON of each API type, as the entity API reads and writes it. */
-const JSON_TYPES: Record<PropertyType, SchemaObject> = {
-  integer: { type: 'integer', format: 'int32' },
-  bigint: { type: 'integer', format: 'int64' },
-  // Exact: a decimal travels as a string (a number is accepted on input too).
-  decimal: { type: 'string', format: 'decimal', pattern: '^-?\\d+(\\.\\d+)?$' },
-  string: { type: 'string' },
-  boolean: { type: 'boolean' },
-  datetime: { type: 'string', format: 'date-time' },
-  date: { type: 'string', format: 'date' },
-  uuid: { type: 'string', format: 'uuid' },
-  json: {},
-};
-
 export function jsonSchemaOf(type: PropertyType): SchemaObject {
   return { ...JSON_TYPES[type] };
+}
+
+/** What a write takes for a decimal: its exact text, or a JSON number. */
+export function decimalInput(): SchemaObject {
+  return { oneOf: [jsonSchemaOf('decimal'), { type: 'number' }] };
 }
 
 /** Extensions (`x-…`) carry what OpenAPI has no word for: lookups, secured properties. */
 type ExtendedSchema = SchemaObject & Record<`x-${string}`, unknown>;
 
-function propertySchema(property: PropertyDefinition, readOnly: boolean): SchemaObject {
-  const schema: ExtendedSchema = { title: property.label, ...jsonSchemaOf(property.type) };
+function propertySchema(
+  property: PropertyDefinition,
+  form: 'record' | 'create' | 'update',
+): SchemaObject {
+  const input = form !== 'record';
+  const type = input && property.type === 'decimal' ? decimalInput() : jsonSchemaOf(property.type);
+  const schema: ExtendedSchema = { title: property.label, ...type };
   if (property.nullable) schema.nullable = true;
   if (property.length !== undefined) schema.maxLength = property.length;
-  if (property.values) schema.enum = property.values;
+  // OpenAPI 3.0: a nullable enum lists null among its values.
+  if (property.values)
+    schema.enum = property.nullable ? [...property.values, null] : property.values;
   if (property.lookup) {
     schema.description = `The key of a ${property.lookup}`;
     schema['x-lookup'] = property.lookup;
   }
   if (property.secured) schema['x-secured'] = true;
-  if (readOnly) schema.readOnly = true;
+  if (!input && property.origin !== 'client') schema.readOnly = true;
   return schema;
 }
 
@@ -106,14 +196,14 @@ function envelope(type: EntityType, form: 'record' | 'create' | 'update'): Schem
   const required: string[] = [];
   if (form === 'record') {
     for (const property of visible) {
-      properties[property.name] = propertySchema(property, property.origin !== 'client');
+      properties[property.name] = propertySchema(property, form);
       // A secured property is left out for a caller no role lets read it.
       if (!property.secured) required.push(property.name);
     }
   } else {
-    if (form === 'update') properties.key = propertySchema(type.properties.get('key')!, false);
+    if (form === 'update') properties.key = propertySchema(type.properties.get('key')!, form);
     for (const property of visible.filter((p) => p.origin === 'client')) {
-      properties[property.name] = propertySchema(property, false);
+      properties[property.name] = propertySchema(property, form);
       if (form === 'create' && property.required) required.push(property.name);
     }
     for (const name of type.writeOnly) properties[name] = { type: 'string', writeOnly: true };
@@ -121,7 +211,7 @@ function envelope(type: EntityType, form: 'record' | 'create' | 'update'): Schem
   const children = Object.fromEntries(
     type.childGroups.map((group) => [
       group.name,
-      { type: 'array', items: ref(schemaName(group.child, form)) } satisfies SchemaObject,
+      { type: 'array', items: childItem(group.child, form) } satisfies SchemaObject,
     ]),
   );
   const childGroups = type.childGroups.map((group) => group.name);
@@ -149,6 +239,29 @@ function envelope(type: EntityType, form: 'record' | 'create' | 'update'): Schem
   };
 }
 
+/**
+ * A child in a group of the given form. In an update, a child without `key` is created
+ * (its required properties apply) and one with a key updated.
+ */
+function childItem(child: EntityType, form: 'record' | 'create' | 'update') {
+  if (form !== 'update') return ref(schemaName(child, form));
+  return {
+    oneOf: [
+      ref(schemaName(child, 'create')),
+      {
+        allOf: [
+          ref(schemaName(child, 'update')),
+          {
+            type: 'object',
+            required: ['properties'],
+            properties: { properties: { type: 'object', required: ['key'] } },
+          },
+        ],
+      },
+    ],
+  } satisfies SchemaObject;
+}
+
 const KEY_PARAMETER = {
   name: 'key',
   in: 'path' as const,
@@ -167,10 +280,11 @@ const IF_MATCH_PARAMETER = {
 const WRITTEN = { description: 'Written', ...json(ref(WRITE_RESULT_SCHEMA)) };
 
 /** Who may write a type through the API, as its operations say it. */
-function writers(type: EntityType): string {
-  return type.write === 'admin'
-    ? ' Administrators only.'
-    : ' Needs the privilege at a depth that reaches the record.';
+/** Why a write is refused, as the type's write setting has it. */
+function refusal(type: EntityType): string {
+  const who =
+    type.write === 'admin' ? 'administrators only' : "the caller's roles do not reach the record";
+  return `Not allowed: ${who} (or a cookie session without its CSRF header)`;
 }
 
 function operation(
@@ -192,6 +306,38 @@ function operation(
   };
 }
 
+const NOT_JSON = errorResponse('The body is not application/json');
+const NOT_FOUND = errorResponse('No such record, or one the caller may not read');
+
+function assignOperation(type: EntityType): OperationObject {
+  return operation(
+    type,
+    'assign',
+    `${type.label}: give it and its children to a user and the user's business unit`,
+    {
+      '200': WRITTEN,
+      '400': errorResponse('No such user'),
+      '403': errorResponse(
+        'Not allowed: the caller must be able to write it where it is and where it goes',
+      ),
+      '404': NOT_FOUND,
+      '415': NOT_JSON,
+    },
+    {
+      parameters: [KEY_PARAMETER],
+      requestBody: {
+        required: true,
+        ...json({
+          type: 'object',
+          required: ['userKey'],
+          properties: { userKey: { type: 'integer', format: 'int64', minimum: 1 } },
+          additionalProperties: false,
+        }),
+      },
+    },
+  );
+}
+
 /**
  * Paths and schemas of every entity type, from the registry: an application's own types
  * appear with no code of its own. A child type is read on its own and written through
@@ -202,6 +348,8 @@ export function entityDocument(types: EntityType[]): { paths: PathsObject; schem
   const schemas: Schemas = {};
   for (const type of types) {
     const writable = type.write !== 'nobody' && !type.parent;
+    // As EntityService.assign: a type roles govern is assigned even where no client writes it.
+    const assignable = !type.parent && (writable || type.privileges);
     for (const form of ['record', 'create', 'update'] as const) {
       schemas[schemaName(type, form)] = envelope(type, form);
     }
@@ -209,7 +357,7 @@ export function entityDocument(types: EntityType[]): { paths: PathsObject; schem
     const read = operation(
       type,
       'read',
-      `Read a ${type.label} with its child groups`,
+      `${type.label}: read it with its child groups`,
       {
         '200': {
           description: 'The record; ETag header',
@@ -217,37 +365,39 @@ export function entityDocument(types: EntityType[]): { paths: PathsObject; schem
           ...json(ref(schemaName(type, 'record'))),
         },
         '400': errorResponse('The key is not a whole number'),
-        '404': errorResponse('No such record, or one the caller may not read'),
+        '404': NOT_FOUND,
       },
       { parameters: [KEY_PARAMETER] },
     );
     paths[`${base}/{key}`] = { get: read };
+    if (assignable) paths[`${base}/{key}/owner`] = { post: assignOperation(type) };
     if (!writable) continue;
     const refused = {
       '400': errorResponse('Wrong type, unknown or missing property, or a lookup to nothing'),
-      '403': errorResponse(`Not allowed.${writers(type)}`),
+      '403': errorResponse(refusal(type)),
       '409': errorResponse('A unique value is taken'),
+      '415': NOT_JSON,
       '424': RULE_FAILED,
     };
     paths[base] = {
       post: operation(
         type,
         'create',
-        `Create a ${type.label} with its child groups`,
+        `${type.label}: create it with its child groups`,
         { '200': WRITTEN, ...refused },
         { requestBody: { required: true, ...json(ref(schemaName(type, 'create'))) } },
       ),
     };
     const found = {
-      '404': errorResponse('No such record, or one the caller may not read'),
+      '404': NOT_FOUND,
       '412': errorResponse('If-Match no longer matches'),
     };
     paths[`${base}/{key}`] = {
-      get: read,
+      ...paths[`${base}/{key}`],
       post: operation(
         type,
         'update',
-        `Update a ${type.label}: absent properties stay, a child group sent is the new set`,
+        `${type.label}: update it (absent properties stay, a child group sent is the new set)`,
         { '200': WRITTEN, ...refused, ...found },
         {
           parameters: [KEY_PARAMETER, IF_MATCH_PARAMETER],
@@ -257,34 +407,15 @@ export function entityDocument(types: EntityType[]): { paths: PathsObject; schem
       delete: operation(
         type,
         'delete',
-        `Delete a ${type.label} and its children`,
-        { '200': WRITTEN, '403': refused['403'], '424': RULE_FAILED, ...found },
-        { parameters: [KEY_PARAMETER, IF_MATCH_PARAMETER] },
-      ),
-    };
-    paths[`${base}/{key}/owner`] = {
-      post: operation(
-        type,
-        'assign',
-        `Give a ${type.label} and its children to a user and the user's business unit`,
+        `${type.label}: delete it and its children`,
         {
           '200': WRITTEN,
-          '400': errorResponse('No such user'),
           '403': refused['403'],
-          '404': found['404'],
+          '409': errorResponse('Other records still refer to it'),
+          '424': RULE_FAILED,
+          ...found,
         },
-        {
-          parameters: [KEY_PARAMETER],
-          requestBody: {
-            required: true,
-            ...json({
-              type: 'object',
-              required: ['userKey'],
-              properties: { userKey: { type: 'integer', format: 'int64', minimum: 1 } },
-              additionalProperties: false,
-            }),
-          },
-        },
+        { parameters: [KEY_PARAMETER, IF_MATCH_PARAMETER] },
       ),
     };
   }

@@ -1,18 +1,30 @@
 import type { PathsObject, SchemaObject } from '@nestjs/swagger';
 import type { ArgumentType } from '../workflow/workflow.decorators';
 import type { WorkflowDescription } from '../workflow/workflow.service';
-import { errorResponse, jsonSchemaOf, RULE_FAILED } from './openapi.entities';
+import { ARGUMENT_DATETIME } from '../workflow/workflow.arguments';
+import { decimalInput, errorResponse, RULE_FAILED } from './openapi.entities';
 
-/** An argument's JSON: as an entity property of that type, a date-time without offset. */
-function argumentSchema(type: ArgumentType): SchemaObject {
-  if (type === 'datetime') {
-    return {
+/** An argument's JSON, as bindArguments reads it; an optional one may also be null. */
+function argumentSchema({
+  type,
+  required,
+}: {
+  type: ArgumentType;
+  required: boolean;
+}): SchemaObject {
+  const schemas: Record<ArgumentType, SchemaObject> = {
+    string: { type: 'string' },
+    // Any safe integer: arguments are often keys.
+    integer: { type: 'integer', format: 'int64' },
+    decimal: decimalInput(),
+    datetime: {
       type: 'string',
-      pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}$',
+      pattern: ARGUMENT_DATETIME.source,
       description: 'YYYY-MM-DDThh:mm:ss, read as UTC',
-    };
-  }
-  return jsonSchemaOf(type);
+    },
+    boolean: { type: 'boolean' },
+  };
+  return required ? schemas[type] : { ...schemas[type], nullable: true };
 }
 
 /** OpenAPI 3.0 takes no empty `required`. */
@@ -44,7 +56,7 @@ export function workflowPaths(workflows: WorkflowDescription[]): PathsObject {
                 schema: {
                   type: 'object',
                   properties: Object.fromEntries(
-                    method.arguments.map((a) => [a.name, argumentSchema(a.type)]),
+                    method.arguments.map((a) => [a.name, argumentSchema(a)]),
                   ),
                   ...requiredOf(method.arguments),
                   additionalProperties: false,
@@ -63,6 +75,8 @@ export function workflowPaths(workflows: WorkflowDescription[]): PathsObject {
             '401': errorResponse('Not authenticated'),
             '403': errorResponse('The caller lacks what the method needs'),
             '404': errorResponse('A record the method names is missing or beyond reach'),
+            '409': errorResponse('A unique value is taken, or the method refuses the state'),
+            '415': errorResponse('The body is not application/json'),
             '424': RULE_FAILED,
           },
         },

@@ -4,7 +4,8 @@ import { CAST_TYPES, PropertyDefinition, PropertyType } from '../entity/entity-t
 import { ArgumentDefinition } from './workflow.decorators';
 import { WorkflowMethodDefinition } from './workflow.registry';
 
-const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
+/** A date-time argument: `YYYY-MM-DDThh:mm:ss`, read as UTC. */
+export const ARGUMENT_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 
 /**
  * The method's arguments from the request body (spec 4.4): one member per argument,
@@ -60,7 +61,7 @@ function argumentValue(argument: ArgumentDefinition, value: unknown, path: strin
     case 'datetime': {
       // The entity API's check of real calendar days and times, at UTC.
       const coerced =
-        typeof value === 'string' && DATETIME.test(value)
+        typeof value === 'string' && ARGUMENT_DATETIME.test(value)
           ? coerceValue(DATETIME_PROPERTY, `${value}Z`)
           : { problem: 'format' };
       if ('problem' in coerced) throw refuse('a date-time YYYY-MM-DDThh:mm:ss');

@@ -1,8 +1,7 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { IsInt, IsPositive } from 'class-validator';
 
 export class AssignOwnerDto {
-  @ApiProperty({ description: 'The user who will own the record and its children', example: 7 })
+  /** The user who will own the record and its children. */
   @IsInt()
   @IsPositive()
   userKey: number;
