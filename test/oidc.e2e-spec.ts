@@ -348,6 +348,34 @@ describe('OpenID Connect and OAuth 2.0', () => {
         .expect(({ body }) => expect(body).toHaveLength(1)); // role member reads accounts
     });
 
+    it('are a 503, not a 401, while their provider cannot be reached', async () => {
+      // A provider of its own, gone before the app has fetched its key set.
+      const gone = await TestProvider.start({ appCallback: `${appUrl}/oauth/gone` });
+      const app = await createSecondTestApp({
+        OIDC_PROVIDERS: JSON.stringify([
+          providerEntry(),
+          providerEntry({ name: 'gone', issuer: gone.issuer, redirectUrls: [] }),
+        ]),
+      });
+      try {
+        const token = await gone.mint({ sub: 'ivan' });
+        await gone.close();
+        const { body } = await request(app.http)
+          .get('/auth/api-keys')
+          .set('Authorization', `Bearer ${token}`)
+          .expect(503);
+        expect(body.detail).toBe('The OpenID provider gone cannot be reached to check the token');
+        // Another provider's token still signs in meanwhile.
+        const tokens = await provider.tokensFor('ivan');
+        await request(app.http)
+          .get('/auth/api-keys')
+          .set('Authorization', `Bearer ${tokens.access_token}`)
+          .expect(200);
+      } finally {
+        await app.close();
+      }
+    });
+
     it('refuse a bad one: 401', async () => {
       const expired = await provider.mint({ sub: 'ivan', exp: Math.floor(Date.now() / 1000) - 60 });
       await request(t.http)

@@ -21,7 +21,11 @@ import { OauthController } from './oidc/oauth.controller';
 import { OidcProviders } from './oidc/oidc-providers.service';
 import { OidcSignIn } from './oidc/oidc-sign-in.service';
 import { ApiKeyStrategy } from './strategies/api-key.strategy';
-import { BearerStrategy } from './strategies/bearer.strategy';
+import {
+  BearerIdentities,
+  BearerStrategy,
+  OpaqueBearerStrategy,
+} from './strategies/bearer.strategy';
 import { RefreshCookieStrategy } from './strategies/refresh-cookie.strategy';
 import { SessionStrategy } from './strategies/session.strategy';
 import { UserHooks } from './user.hooks';
@@ -34,7 +38,11 @@ import { UserService } from './user.service';
     PassportModule.registerAsync({
       inject: [ConfigService],
       useFactory: (config: ConfigService<Environment, true>) => ({
-        defaultStrategy: config.get('AUTH_STRATEGIES', { infer: true }).split(','),
+        // `bearer` is two Passport strategies: passport-jwt for JWTs, userinfo for opaque tokens.
+        defaultStrategy: config
+          .get('AUTH_STRATEGIES', { infer: true })
+          .split(',')
+          .flatMap((name) => (name === 'bearer' ? ['bearer', 'bearer-opaque'] : [name])),
         session: false,
       }),
     }),
@@ -54,6 +62,8 @@ import { UserService } from './user.service';
     SessionStrategy,
     RefreshCookieStrategy,
     BearerStrategy,
+    OpaqueBearerStrategy,
+    BearerIdentities,
     OidcProviders,
     AccessTokenVerifier,
     ExternalUsers,

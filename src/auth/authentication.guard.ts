@@ -1,6 +1,7 @@
 import {
   ExecutionContext,
   ForbiddenException,
+  HttpException,
   Injectable,
   UnauthorizedException,
 } from '@nestjs/common';
@@ -12,6 +13,7 @@ import { RequestContext } from '../common/request-context';
 import { IS_CSRF_EXEMPT, IS_PUBLIC } from './auth.decorators';
 import { safeEqual } from '../common/secrets';
 import {
+  CookiesToSend,
   CSRF_HEADER,
   setAuthTokenCookie,
   setRefreshCookies,
@@ -37,12 +39,10 @@ export class AuthenticationGuard extends AuthGuard() {
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     await super.canActivate(context);
-    const http = context.switchToHttp();
-    const request = http.getRequest<FastifyRequest & { user?: Identity }>();
+    const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Identity }>();
     const identity = request.user;
     this.context.setIdentity(identity ?? undefined);
     if (!identity) return true; // public route, anonymous caller
-    this.sendCookies(identity, http.getResponse<FastifyReply>());
 
     if (
       identity.session &&
@@ -58,8 +58,7 @@ export class AuthenticationGuard extends AuthGuard() {
   }
 
   /** Cookies a strategy has for the client: a rotated token, or a new session's. */
-  private sendCookies(identity: Identity, reply: FastifyReply): void {
-    const { rotatedToken, issued } = identity.session ?? {};
+  private sendCookies({ rotatedToken, issued }: CookiesToSend, reply: FastifyReply): void {
     if (rotatedToken) setAuthTokenCookie(reply, rotatedToken);
     if (issued) {
       setSessionCookies(reply, issued);
@@ -68,14 +67,25 @@ export class AuthenticationGuard extends AuthGuard() {
     }
   }
 
+  /**
+   * Passport's outcome: the first strategy that matched (and the cookies it hands back,
+   * as `info`), an error (a 5xx: a database or provider outage, never a 401), or every
+   * strategy failing — a 401, unless one failed because its provider could not be reached.
+   */
   override handleRequest<TUser = Identity>(
     error: unknown,
     user: TUser | false,
-    _info: unknown,
+    info: unknown,
     context: ExecutionContext,
   ): TUser {
     if (error) throw error instanceof Error ? error : new Error(JSON.stringify(error));
-    if (user) return user;
+    if (user) {
+      if (isCookies(info)) this.sendCookies(info, context.switchToHttp().getResponse());
+      return user;
+    }
+    const challenges: unknown[] = Array.isArray(info) ? info : [info];
+    const outage = challenges.find((c) => c instanceof HttpException && c.getStatus() >= 500);
+    if (outage) throw outage as HttpException;
     if (this.flag(IS_PUBLIC, context)) return undefined as TUser;
     throw new UnauthorizedException(
       'Authentication required: send an API key, a session cookie or a bearer token',
@@ -88,4 +98,8 @@ export class AuthenticationGuard extends AuthGuard() {
       false
     );
   }
+}
+
+function isCookies(info: unknown): info is CookiesToSend {
+  return typeof info === 'object' && info !== null && ('rotatedToken' in info || 'issued' in info);
 }

@@ -1,6 +1,20 @@
 import { parseCookie, SerializeOptions, stringifySetCookie } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
+/**
+ * Cookies a strategy has for the client besides the identity: a rotated token, or the
+ * cookies of a session started on this request (the refresh filter's).
+ */
+export interface CookiesToSend {
+  rotatedToken?: string;
+  issued?: {
+    token: string;
+    csrfToken: string;
+    locale: string;
+    refresh?: { provider: string; sealedToken: string };
+  };
+}
+
 /** Cookie names of spec 5.3. */
 export const AUTH_TOKEN_COOKIE = 'svc.rest.auth.token';
 export const CSRF_COOKIE = 'svc.rest.csrf.token';
@@ -19,7 +33,11 @@ const ATTRIBUTES: Record<string, SerializeOptions> = {
 };
 const attributesOf = (name: string) => ATTRIBUTES[name] ?? PRIVATE;
 
-export function readCookie(request: FastifyRequest, name: string): string | undefined {
+/** A request's cookie: any request with Node's headers (Passport hands strategies the raw one). */
+export function readCookie(
+  request: { headers: { cookie?: string } },
+  name: string,
+): string | undefined {
   const header = request.headers.cookie;
   return header ? parseCookie(header)[name] : undefined;
 }

@@ -14,17 +14,5 @@ export interface Identity {
   session?: {
     key: number;
     csrfToken: string;
-    /** The token that replaced an old one on this request: sent back as the cookie. */
-    rotatedToken?: string;
-    /**
-     * A session made on this request (the refresh filter's): its cookies, and the
-     * provider's renewed refresh token, are sent back.
-     */
-    issued?: {
-      token: string;
-      csrfToken: string;
-      locale: string;
-      refresh?: { provider: string; sealedToken: string };
-    };
   };
 }

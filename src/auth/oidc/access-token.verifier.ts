@@ -1,11 +1,19 @@
-import { Injectable, UnauthorizedException } from '@nestjs/common';
-import { decodeJwt, errors, jwtVerify, JWTPayload } from 'jose';
+import { Injectable, ServiceUnavailableException, UnauthorizedException } from '@nestjs/common';
+import { createPublicKey, JsonWebKeyInput, KeyObject, webcrypto } from 'node:crypto';
+import {
+  CompactJWSHeaderParameters,
+  decodeJwt,
+  decodeProtectedHeader,
+  errors,
+  jwtVerify,
+  JWTPayload,
+} from 'jose';
 import * as oidc from 'openid-client';
 import { OidcProvider } from './oidc.config';
 import { OidcProviders } from './oidc-providers.service';
 
 /** Signatures by key pairs only: `none` and shared-secret (HS*) tokens are refused. */
-const ALGORITHMS = [
+export const ALGORITHMS = [
   'RS256',
   'RS384',
   'RS512',
@@ -63,14 +71,65 @@ export class AccessTokenVerifier {
     } catch (error) {
       throw refused(reasonOf(error));
     }
+    return this.identityOfClaims(payload);
+  }
+
+  /**
+   * The key a JWT's signature is checked with: its issuer's (a configured provider), the
+   * one its `kid` names in that issuer's key set. A refusal is a 401; a provider that
+   * cannot be reached is a 503 (passport-jwt's BearerStrategy asks this).
+   */
+  async keyFor(token: string): Promise<KeyObject> {
+    let issuer: string | undefined;
+    let header: ReturnType<typeof decodeProtectedHeader>;
+    try {
+      issuer = decodeJwt(token).iss;
+      header = decodeProtectedHeader(token);
+    } catch {
+      throw refused('the token is not a JWT');
+    }
+    const provider = issuer ? this.providers.byIssuer(issuer) : undefined;
+    if (!provider) throw refused(`tokens of issuer ${issuer ?? '(none)'} are not accepted here`);
+    const [, payload, signature] = token.split('.');
+    try {
+      const keySet = await this.providers.keySet(provider);
+      const key = await keySet(header as CompactJWSHeaderParameters, { payload, signature });
+      // A remote key set's keys are public CryptoKeys; the rest is for the type's sake.
+      if (key instanceof KeyObject) return key;
+      if (key instanceof Uint8Array) throw refused('the token is signed with a shared secret');
+      return 'kty' in key
+        ? createPublicKey({ key: key as JsonWebKeyInput['key'], format: 'jwk' })
+        : KeyObject.from(key as webcrypto.CryptoKey);
+    } catch (error) {
+      if (error instanceof errors.JOSEError && !(error instanceof errors.JWKSTimeout)) {
+        throw refused(reasonOf(error));
+      }
+      throw new ServiceUnavailableException(
+        `The OpenID provider ${provider.name} cannot be reached to check the token`,
+      );
+    }
+  }
+
+  /**
+   * Who a verified token's claims name, once they are checked against its issuer: `iss`
+   * a configured provider, `sub` and `exp` present, `aud` or `azp` the provider's audience.
+   */
+  identityOfClaims(payload: JWTPayload): ExternalIdentity {
+    const provider = payload.iss ? this.providers.byIssuer(payload.iss) : undefined;
+    if (!provider)
+      throw refused(`tokens of issuer ${payload.iss ?? '(none)'} are not accepted here`);
+    if (payload.sub === undefined || payload.exp === undefined) {
+      throw refused('the token has no sub or exp claim');
+    }
     const audiences = typeof payload.aud === 'string' ? [payload.aud] : (payload.aud ?? []);
     if (!audiences.includes(provider.audience) && payload.azp !== provider.audience) {
       throw refused(`the token is not for this server (aud/azp ${provider.audience} expected)`);
     }
-    return externalIdentityOf(provider, payload.sub!, payload.exp!, payload);
+    return externalIdentityOf(provider, payload.sub, payload.exp, payload);
   }
 
-  private async verifyOpaque(token: string): Promise<ExternalIdentity> {
+  /** An opaque token, asked about at the default provider's userinfo endpoint. */
+  async verifyOpaque(token: string): Promise<ExternalIdentity> {
     const provider = this.providers.defaultProvider;
     if (!provider) throw refused('no OpenID provider is configured on this server');
     const configuration = await this.providers.configuration(provider);

@@ -1,48 +1,38 @@
-import { Injectable } from '@nestjs/common';
+import { HttpException, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
-import type { FastifyRequest } from 'fastify';
-import { Strategy } from 'passport-strategy';
+import type { IncomingMessage } from 'node:http';
+import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
+import { Strategy as CustomStrategy } from 'passport-custom';
+import type { JWTPayload } from 'jose';
 import { Identity } from '../../common/identity';
-import { identityOf } from '../identity.mapper';
-import { AccessTokenVerifier } from '../oidc/access-token.verifier';
-import { ExternalUsers } from '../oidc/external-users.service';
 import { sha256 } from '../../common/secrets';
+import { identityOf } from '../identity.mapper';
+import { AccessTokenVerifier, ALGORITHMS, ExternalIdentity } from '../oidc/access-token.verifier';
+import { ExternalUsers } from '../oidc/external-users.service';
 
-/** Verified tokens are kept this long at most (and never past their expiry). */
+/** Identities of verified tokens are kept this long at most (and never past their expiry). */
 const CACHE_MS = 60_000;
 const MAX_CACHED_TOKENS = 10_000;
-const BEARER = /^Bearer\s+(\S+)$/i;
+const bearerToken = ExtractJwt.fromAuthHeaderAsBearerToken();
+
+/** jsonwebtoken (under passport-jwt) has no EdDSA: those tokens are refused. */
+const JWT_ALGORITHMS = ALGORITHMS.filter((algorithm) => algorithm !== 'EdDSA');
 
 /**
- * `Authorization: Bearer <access token>` of a configured provider: a stateless API call,
- * as with an API key (no session, no CSRF). Last in the default chain.
+ * The user of a verified access token, cached by the token's hash: a token is worth one
+ * look-up of its user a minute, not one per request.
  */
 @Injectable()
-export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
+export class BearerIdentities {
   private readonly cache = new Map<string, { identity: Identity; until: number }>();
 
-  constructor(
-    private readonly verifier: AccessTokenVerifier,
-    private readonly users: ExternalUsers,
-  ) {
-    super();
-  }
+  constructor(private readonly users: ExternalUsers) {}
 
-  override authenticate(request: Parameters<Strategy['authenticate']>[0]): void {
-    const header = (request as unknown as FastifyRequest).headers.authorization;
-    const token = header ? BEARER.exec(header)?.[1] : undefined;
-    if (!token) return this.fail(401);
-    this.identityOf(token).then(
-      (identity) => this.success(identity),
-      () => this.fail(401),
-    );
-  }
-
-  private async identityOf(token: string): Promise<Identity> {
+  async of(token: string, verify: () => Promise<ExternalIdentity>): Promise<Identity> {
     const hash = sha256(token);
     const cached = this.cache.get(hash);
     if (cached && cached.until > Date.now()) return cached.identity;
-    const external = await this.verifier.verify(token);
+    const external = await verify();
     const user = await this.users.userFor(external);
     const identity = identityOf(user, 'oidc', user.locale);
     if (this.cache.size >= MAX_CACHED_TOKENS) this.cache.clear();
@@ -52,8 +42,69 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
     });
     return identity;
   }
+}
 
-  validate(): never {
-    throw new Error('BearerStrategy authenticates in authenticate()');
+/**
+ * `Authorization: Bearer <JWT>` of a configured provider, through passport-jwt: the key
+ * resolved from the issuer's key set by `kid`, key-pair algorithms only, `exp` checked by
+ * jsonwebtoken, `iss` / `aud` (or `azp`) / `sub` in validate(). A stateless API call, as
+ * with an API key (no session, no CSRF). A provider that cannot be reached fails the
+ * strategy with a 503 the guard passes on.
+ */
+@Injectable()
+export class BearerStrategy extends PassportStrategy(JwtStrategy, 'bearer') {
+  constructor(
+    private readonly verifier: AccessTokenVerifier,
+    private readonly identities: BearerIdentities,
+  ) {
+    super({
+      jwtFromRequest: bearerToken,
+      // jsonwebtoken takes a KeyObject, which passport-jwt's types do not name.
+      secretOrKeyProvider: (_request, token, done) => {
+        verifier.keyFor(token as string).then(
+          (key) => done(null, key as never),
+          (error: unknown) => done(error),
+        );
+      },
+      algorithms: JWT_ALGORITHMS as never,
+      passReqToCallback: true,
+    });
+  }
+
+  async validate(request: IncomingMessage, payload: JWTPayload): Promise<Identity | null> {
+    const token = bearerToken(request)!;
+    return refusedAsNull(
+      this.identities.of(token, () => Promise.resolve(this.verifier.identityOfClaims(payload))),
+    );
+  }
+}
+
+/**
+ * `Authorization: Bearer <opaque token>`: not a JWT, so asked of the default provider's
+ * userinfo endpoint. A JWT is the `bearer` strategy's, never this one's.
+ */
+@Injectable()
+export class OpaqueBearerStrategy extends PassportStrategy(CustomStrategy, 'bearer-opaque') {
+  constructor(
+    private readonly verifier: AccessTokenVerifier,
+    private readonly identities: BearerIdentities,
+  ) {
+    super();
+  }
+
+  async validate(request: IncomingMessage): Promise<Identity | null> {
+    const token = bearerToken(request);
+    if (!token || token.split('.').length === 3) return null;
+    return refusedAsNull(this.identities.of(token, () => this.verifier.verifyOpaque(token)));
+  }
+}
+
+/** A refused token or user is no match (the chain moves on, else 401); an outage stays an error. */
+async function refusedAsNull(identity: Promise<Identity>): Promise<Identity | null> {
+  try {
+    return await identity;
+  } catch (error) {
+    if (error instanceof HttpException && error.getStatus() < 500) return null;
+    throw error;
   }
 }

@@ -1,17 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
-import type { FastifyRequest } from 'fastify';
-import { Strategy } from 'passport-strategy';
+import { Strategy } from 'passport-custom';
 import { Identity } from '../../common/identity';
 import { OidcSignIn } from '../oidc/oidc-sign-in.service';
 import { ResolvedSession, SessionService } from '../session.service';
-import { AUTH_TOKEN_COOKIE, readCookie } from '../session-cookies';
+import { AUTH_TOKEN_COOKIE, CookiesToSend, readCookie } from '../session-cookies';
 
 /**
  * Spec 5.3's cookie filter: the token in `svc.rest.auth.token` names a live session.
- * An old token is rotated (the guard sets the new one on the response). A session of an
- * OpenID sign-in whose access token has expired is renewed with its refresh token, or
- * ends.
+ * An old token is rotated (handed back for the guard to set). A session of an OpenID
+ * sign-in whose access token has expired is renewed with its refresh token, or ends.
  */
 @Injectable()
 export class SessionStrategy extends PassportStrategy(Strategy, 'session') {
@@ -22,23 +20,15 @@ export class SessionStrategy extends PassportStrategy(Strategy, 'session') {
     super();
   }
 
-  // Passport types the request as Express's; Fastify's has the headers it reads.
-  override authenticate(request: Parameters<Strategy['authenticate']>[0]): void {
-    const token = readCookie(request as unknown as FastifyRequest, AUTH_TOKEN_COOKIE);
-    if (!token) return this.fail(401);
-    this.identityOf(token).then(
-      (identity) => (identity ? this.success(identity) : this.fail(401)),
-      (error: unknown) => this.error(error as Error),
-    );
-  }
-
-  private async identityOf(token: string): Promise<Identity | undefined> {
+  /** No session: not this filter's request (null); a database error is the request's 5xx. */
+  async validate(request: {
+    headers: { cookie?: string };
+  }): Promise<[Identity, CookiesToSend] | null> {
+    const token = readCookie(request, AUTH_TOKEN_COOKIE);
+    if (!token) return null;
     const resolved = await this.sessions.resolve(token);
-    if (!resolved || !(await this.renewed(resolved))) return undefined;
-    const { identity, rotatedToken } = resolved;
-    return rotatedToken
-      ? { ...identity, session: { ...identity.session!, rotatedToken } }
-      : identity;
+    if (!resolved || !(await this.renewed(resolved))) return null;
+    return [resolved.identity, { rotatedToken: resolved.rotatedToken }];
   }
 
   /** A session whose provider token has expired lives on only if the provider renews it. */
@@ -52,10 +42,5 @@ export class SessionStrategy extends PassportStrategy(Strategy, 'session') {
     }
     await this.sessions.updateTokens(sessionKey, renewed.accessExpiresAt, renewed.refreshToken);
     return true;
-  }
-
-  /** Unused: `authenticate` does the work; the mixin requires the method. */
-  validate(): never {
-    throw new Error('SessionStrategy authenticates in authenticate()');
   }
 }
