@@ -10,6 +10,17 @@
  */
 const net = require('node:net');
 
+/** The application_name of the app's access listener (src/access/access.changes.ts). */
+const LISTENER = 'atrium access listener';
+
+/** The startup message's parameters: name and value, NUL-terminated, in pairs. */
+function startupParameters(body) {
+  const parts = body.toString('utf8').split('\0');
+  const parameters = {};
+  for (let i = 0; i + 1 < parts.length; i += 2) parameters[parts[i]] = parts[i + 1];
+  return parameters;
+}
+
 class PgCountingProxy {
   constructor(target) {
     this.target = target; // { host, port } or { path } (a unix socket)
@@ -93,7 +104,13 @@ class PgCountingProxy {
         if (buf.length < length) break;
         const code = buf.readInt32BE(4);
         // 80877103 = SSLRequest, 80877104 = GSSENCRequest: a startup message follows.
-        if (code !== 80877103 && code !== 80877104) state.started = true;
+        if (code !== 80877103 && code !== 80877104) {
+          state.started = true;
+          // The app's access listener (a heartbeat a second) runs no request's statements.
+          const { application_name: name } = startupParameters(buf.subarray(8, length));
+          state.ignored = name === LISTENER;
+          if (state.ignored) this.connections -= 1;
+        }
         buf = buf.subarray(length);
         continue;
       }
@@ -108,6 +125,7 @@ class PgCountingProxy {
   }
 
   message(state, type, body) {
+    if (state.ignored) return;
     switch (type) {
       case 'Q': {
         this.statements += 1;
