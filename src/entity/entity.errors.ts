@@ -1,6 +1,7 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 
-export type HookEvent = 'onBeforeInsert' | 'onBeforeUpdate' | 'onBeforeDelete';
+export const HOOK_EVENTS = ['onBeforeInsert', 'onBeforeUpdate', 'onBeforeDelete'] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 export interface RuleViolation {
   propertyName?: string;

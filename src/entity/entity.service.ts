@@ -29,8 +29,10 @@ import { EntityWriter } from './entity.writer';
 import { HookRunner } from './hook-runner';
 import { checkLookups } from './lookups';
 
+export const WRITE_OPERATIONS = ['insert', 'update', 'delete', 'assign'] as const;
+
 export interface WriteResult {
-  operation: 'insert' | 'update' | 'delete' | 'assign';
+  operation: (typeof WRITE_OPERATIONS)[number];
   key: number;
 }
 

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { EntityRegistry } from '../entity/entity.registry';
 import { WorkflowService } from '../workflow/workflow.service';
-import { entityDocument, SHARED_SCHEMAS } from './openapi.entities';
+import { entityDocument } from './openapi.entities';
+import { SHARED_SCHEMAS } from './openapi.shared';
 import { workflowPaths } from './openapi.workflows';
 
 /**

@@ -1,173 +1,25 @@
-import type {
-  OperationObject,
-  PathsObject,
-  ReferenceObject,
-  ResponseObject,
-  SchemaObject,
-} from '@nestjs/swagger';
-import { EntityType, PropertyDefinition, PropertyType } from '../entity/entity-type';
-import { DECIMAL } from '../entity/property-value';
+import type { OperationObject, PathsObject, SchemaObject } from '@nestjs/swagger';
+import { EntityType, PropertyDefinition } from '../entity/entity-type';
+import {
+  decimalInput,
+  errorResponse,
+  json,
+  jsonSchemaOf,
+  NOT_AUTHENTICATED,
+  NOT_JSON,
+  objectSchema,
+  ref,
+  RULE_FAILED,
+  Schemas,
+  WRITE_RESULT_SCHEMA,
+} from './openapi.shared';
 
-type Schemas = Record<string, SchemaObject>;
-
-const ref = (name: string): ReferenceObject => ({ $ref: `#/components/schemas/${name}` });
-
-/** A JSON body of a response or request. */
-const json = (schema: SchemaObject | ReferenceObject) => ({
-  content: { 'application/json': { schema } },
-});
-
-export const ERROR_SCHEMA = 'Error';
-const RULE_SCHEMA = 'BusinessRuleFailure';
-const WRITE_RESULT_SCHEMA = 'WriteResult';
-
-/** What every operation may answer, by status, as the exception filter writes it. */
-export function errorResponse(description: string): ResponseObject {
-  return { description, ...json(ref(ERROR_SCHEMA)) };
-}
-
-export const RULE_FAILED: ResponseObject = {
-  description: 'A business rule failed (spec 2.4)',
-  ...json(ref(RULE_SCHEMA)),
-};
-
-/** The JSON of each API type, as the entity API reads and writes it. */
-const JSON_TYPES: Record<PropertyType, SchemaObject> = {
-  integer: { type: 'integer', format: 'int32' },
-  bigint: { type: 'integer', format: 'int64' },
-  // Exact: a decimal is read as a string (inputs take a number too: decimalInput).
-  decimal: { type: 'string', format: 'decimal', pattern: DECIMAL.source },
-  string: { type: 'string' },
-  boolean: { type: 'boolean' },
-  datetime: { type: 'string', format: 'date-time' },
-  date: { type: 'string', format: 'date' },
-  uuid: { type: 'string', format: 'uuid' },
-  json: {},
-};
-
-/** The schemas every entity path refers to: `{detail}`, the 424 record, the write result. */
-export const SHARED_SCHEMAS: Schemas = {
-  [ERROR_SCHEMA]: {
-    type: 'object',
-    required: ['detail'],
-    properties: { detail: { type: 'string' } },
-  },
-  [RULE_SCHEMA]: {
-    type: 'object',
-    required: ['eventName', 'entityName', 'detail'],
-    properties: {
-      eventName: { type: 'string', enum: ['onBeforeInsert', 'onBeforeUpdate', 'onBeforeDelete'] },
-      entityName: { type: 'string' },
-      propertyName: { type: 'string' },
-      childEntityName: { type: 'string' },
-      childPropertyName: { type: 'string' },
-      childEntityIndex: { type: 'integer' },
-      detail: { type: 'string' },
-    },
-  },
-  EntityDescription: {
-    type: 'object',
-    required: ['name', 'label', 'childGroups', 'properties'],
-    properties: {
-      name: { type: 'string' },
-      label: { type: 'string' },
-      parent: { type: 'string' },
-      childGroups: {
-        type: 'array',
-        items: {
-          type: 'object',
-          required: ['name', 'entity'],
-          properties: { name: { type: 'string' }, entity: { type: 'string' } },
-        },
-      },
-      properties: { type: 'array', items: ref('PropertyDescription') },
-    },
-  },
-  PropertyDescription: {
-    type: 'object',
-    required: ['name', 'label', 'type', 'nullable', 'required', 'computed', 'system'],
-    properties: {
-      name: { type: 'string' },
-      label: { type: 'string' },
-      type: { type: 'string', enum: Object.keys(JSON_TYPES) },
-      nullable: { type: 'boolean' },
-      required: { type: 'boolean' },
-      maxLength: { type: 'integer' },
-      precision: { type: 'integer' },
-      scale: { type: 'integer' },
-      enum: { type: 'array', items: { type: 'string' } },
-      lookup: {
-        type: 'object',
-        required: ['entity'],
-        properties: { entity: { type: 'string' } },
-      },
-      computed: { type: 'boolean' },
-      system: { type: 'boolean' },
-      secured: { type: 'boolean' },
-      writeOnly: { type: 'boolean' },
-    },
-  },
-  WorkflowDescription: {
-    type: 'object',
-    required: ['name', 'methods'],
-    properties: {
-      name: { type: 'string' },
-      methods: {
-        type: 'array',
-        items: {
-          type: 'object',
-          required: ['name', 'access', 'requires', 'roles', 'arguments'],
-          properties: {
-            name: { type: 'string' },
-            access: { type: 'string', enum: ['everyone', 'admin'] },
-            requires: {
-              type: 'object',
-              additionalProperties: { type: 'string', enum: ['create', 'read', 'write', 'delete'] },
-            },
-            roles: { type: 'array', items: { type: 'string' } },
-            arguments: {
-              type: 'array',
-              items: {
-                type: 'object',
-                required: ['name', 'type', 'required'],
-                properties: {
-                  name: { type: 'string' },
-                  type: { type: 'string' },
-                  required: { type: 'boolean' },
-                },
-              },
-            },
-          },
-        },
-      },
-    },
-  },
-  [WRITE_RESULT_SCHEMA]: {
-    type: 'object',
-    required: ['operation', 'key'],
-    properties: {
-      operation: { type: 'string', enum: ['insert', 'update', 'delete', 'assign'] },
-      key: { type: 'integer', format: 'int64' },
-    },
-  },
-};
-
-export function jsonSchemaOf(type: PropertyType): SchemaObject {
-  return { ...JSON_TYPES[type] };
-}
-
-/** What a write takes for a decimal: its exact text, or a JSON number. */
-export function decimalInput(): SchemaObject {
-  return { oneOf: [jsonSchemaOf('decimal'), { type: 'number' }] };
-}
+type Form = 'record' | 'create' | 'update';
 
 /** Extensions (`x-…`) carry what OpenAPI has no word for: lookups, secured properties. */
 type ExtendedSchema = SchemaObject & Record<`x-${string}`, unknown>;
 
-function propertySchema(
-  property: PropertyDefinition,
-  form: 'record' | 'create' | 'update',
-): SchemaObject {
+function propertySchema(property: PropertyDefinition, form: Form): SchemaObject {
   const input = form !== 'record';
   const type = input && property.type === 'decimal' ? decimalInput() : jsonSchemaOf(property.type);
   const schema: ExtendedSchema = { title: property.label, ...type };
@@ -186,11 +38,10 @@ function propertySchema(
 }
 
 /** Schema names: `<type>.record` (read), `<type>.create`, `<type>.update`. */
-const schemaName = (type: EntityType, form: 'record' | 'create' | 'update') =>
-  `${type.name}.${form}`;
+const schemaName = (type: EntityType, form: Form) => `${type.name}.${form}`;
 
 /** The envelope (spec 2.2) of a type in one form, its child groups in the same form. */
-function envelope(type: EntityType, form: 'record' | 'create' | 'update'): SchemaObject {
+function envelope(type: EntityType, form: Form): SchemaObject {
   const visible = [...type.properties.values()].filter((p) => !p.hidden);
   const properties: Record<string, SchemaObject> = {};
   const required: string[] = [];
@@ -208,42 +59,34 @@ function envelope(type: EntityType, form: 'record' | 'create' | 'update'): Schem
     }
     for (const name of type.writeOnly) properties[name] = { type: 'string', writeOnly: true };
   }
+  const groups = type.childGroups.map((group) => group.name);
   const children = Object.fromEntries(
     type.childGroups.map((group) => [
       group.name,
       { type: 'array', items: childItem(group.child, form) } satisfies SchemaObject,
     ]),
   );
-  const childGroups = type.childGroups.map((group) => group.name);
-  return {
-    type: 'object',
-    title: type.label,
-    // OpenAPI 3.0 takes no empty `required`.
-    ...(form === 'record' ? { required: ['entity_name', 'properties', 'children'] } : {}),
-    properties: {
+  const closed = { additionalProperties: false };
+  return objectSchema(
+    {
       entity_name: { type: 'string', enum: [type.name] },
-      properties: {
-        type: 'object',
-        ...(required.length > 0 ? { required } : {}),
-        properties,
-        additionalProperties: false,
-      },
-      children: {
-        type: 'object',
-        ...(form === 'record' && childGroups.length > 0 ? { required: childGroups } : {}),
-        properties: children,
-        additionalProperties: false,
-      },
+      properties: objectSchema(properties, required, closed),
+      children: objectSchema(children, form === 'record' ? groups : [], closed),
     },
-    ...(form === 'create' && required.length > 0 ? { required: ['properties'] } : {}),
-  };
+    form === 'record'
+      ? ['entity_name', 'properties', 'children']
+      : form === 'create' && required.length > 0
+        ? ['properties']
+        : [],
+    { title: type.label },
+  );
 }
 
 /**
  * A child in a group of the given form. In an update, a child without `key` is created
  * (its required properties apply) and one with a key updated.
  */
-function childItem(child: EntityType, form: 'record' | 'create' | 'update') {
+function childItem(child: EntityType, form: Form) {
   if (form !== 'update') return ref(schemaName(child, form));
   return {
     oneOf: [
@@ -251,11 +94,7 @@ function childItem(child: EntityType, form: 'record' | 'create' | 'update') {
       {
         allOf: [
           ref(schemaName(child, 'update')),
-          {
-            type: 'object',
-            required: ['properties'],
-            properties: { properties: { type: 'object', required: ['key'] } },
-          },
+          objectSchema({ properties: objectSchema({}, ['key']) }, ['properties']),
         ],
       },
     ],
@@ -279,7 +118,6 @@ const IF_MATCH_PARAMETER = {
 
 const WRITTEN = { description: 'Written', ...json(ref(WRITE_RESULT_SCHEMA)) };
 
-/** Who may write a type through the API, as its operations say it. */
 /** Why a write is refused, as the type's write setting has it. */
 function refusal(type: EntityType): string {
   const who =
@@ -298,15 +136,11 @@ function operation(
     operationId: `${id}_${type.name}`,
     summary,
     tags: [`entity: ${type.name}`],
-    responses: {
-      ...responses,
-      '401': errorResponse('Not authenticated'),
-    },
+    responses: { ...responses, '401': NOT_AUTHENTICATED },
     ...extra,
   };
 }
 
-const NOT_JSON = errorResponse('The body is not application/json');
 const NOT_FOUND = errorResponse('No such record, or one the caller may not read');
 
 function assignOperation(type: EntityType): OperationObject {
@@ -327,12 +161,11 @@ function assignOperation(type: EntityType): OperationObject {
       parameters: [KEY_PARAMETER],
       requestBody: {
         required: true,
-        ...json({
-          type: 'object',
-          required: ['userKey'],
-          properties: { userKey: { type: 'integer', format: 'int64', minimum: 1 } },
-          additionalProperties: false,
-        }),
+        ...json(
+          objectSchema({ userKey: { ...jsonSchemaOf('bigint'), minimum: 1 } }, ['userKey'], {
+            additionalProperties: false,
+          }),
+        ),
       },
     },
   );
@@ -341,7 +174,8 @@ function assignOperation(type: EntityType): OperationObject {
 /**
  * Paths and schemas of every entity type, from the registry: an application's own types
  * appear with no code of its own. A child type is read on its own and written through
- * its parent's group; a type no client writes (`write: 'nobody'`) is read only.
+ * its parent's group; a type no client writes (`write: 'nobody'`) is read, and assigned
+ * where roles govern it.
  */
 export function entityDocument(types: EntityType[]): { paths: PathsObject; schemas: Schemas } {
   const paths: PathsObject = {};

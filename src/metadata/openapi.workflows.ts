@@ -2,7 +2,15 @@ import type { PathsObject, SchemaObject } from '@nestjs/swagger';
 import type { ArgumentType } from '../workflow/workflow.decorators';
 import type { WorkflowDescription } from '../workflow/workflow.service';
 import { ARGUMENT_DATETIME } from '../workflow/workflow.arguments';
-import { decimalInput, errorResponse, RULE_FAILED } from './openapi.entities';
+import {
+  decimalInput,
+  errorResponse,
+  json,
+  NOT_AUTHENTICATED,
+  NOT_JSON,
+  objectSchema,
+  RULE_FAILED,
+} from './openapi.shared';
 
 /** An argument's JSON, as bindArguments reads it; an optional one may also be null. */
 function argumentSchema({
@@ -27,12 +35,6 @@ function argumentSchema({
   return required ? schemas[type] : { ...schemas[type], nullable: true };
 }
 
-/** OpenAPI 3.0 takes no empty `required`. */
-function requiredOf(args: { name: string; required: boolean }[]): { required?: string[] } {
-  const required = args.filter((a) => a.required).map((a) => a.name);
-  return required.length > 0 ? { required } : {};
-}
-
 /** A path per workflow method, its body the method's arguments (spec 4.4). */
 export function workflowPaths(workflows: WorkflowDescription[]): PathsObject {
   const paths: PathsObject = {};
@@ -51,32 +53,25 @@ export function workflowPaths(workflows: WorkflowDescription[]): PathsObject {
           tags: [`workflow: ${workflow.name}`],
           requestBody: {
             required: true,
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  properties: Object.fromEntries(
-                    method.arguments.map((a) => [a.name, argumentSchema(a)]),
-                  ),
-                  ...requiredOf(method.arguments),
-                  additionalProperties: false,
-                },
-              },
-            },
+            ...json(
+              objectSchema(
+                Object.fromEntries(method.arguments.map((a) => [a.name, argumentSchema(a)])),
+                method.arguments.filter((a) => a.required).map((a) => a.name),
+                { additionalProperties: false },
+              ),
+            ),
           },
           responses: {
             '200': {
               description: "The method's result object; any other value as {result}",
-              content: {
-                'application/json': { schema: { type: 'object', additionalProperties: true } },
-              },
+              ...json({ type: 'object', additionalProperties: true }),
             },
             '400': errorResponse('An argument missing, unknown or of the wrong type'),
-            '401': errorResponse('Not authenticated'),
+            '401': NOT_AUTHENTICATED,
             '403': errorResponse('The caller lacks what the method needs'),
             '404': errorResponse('A record the method names is missing or beyond reach'),
             '409': errorResponse('A unique value is taken, or the method refuses the state'),
-            '415': errorResponse('The body is not application/json'),
+            '415': NOT_JSON,
             '424': RULE_FAILED,
           },
         },
