@@ -170,4 +170,4 @@ function cString(buffer, start) {
   return { value: buffer.toString('utf8', start, end), next: end + 1 };
 }
 
-module.exports = { PgCountingProxy };
+module.exports = { PgCountingProxy, LISTENER };

@@ -22,7 +22,7 @@ const { mkdirSync, writeFileSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
-const { PgCountingProxy } = require('./pg-proxy');
+const { LISTENER, PgCountingProxy } = require('./pg-proxy');
 const allScenarios = require('./scenarios');
 const {
   ADMIN_PASSWORD,
@@ -216,7 +216,7 @@ async function load(server, scenario, ctx) {
  * access scope, which would count statements a running server does not send.
  */
 const POOL_BACKENDS = `datname = $1 AND pid <> pg_backend_pid()
-  AND application_name <> 'atrium access listener'`;
+  AND application_name <> '${LISTENER}'`;
 
 /**
  * Transactions committed or rolled back in the bench database so far. Backends report

@@ -11,8 +11,11 @@ import { AccessService } from './access.service';
 
 /** The channel the access tables' triggers notify (migration AccessControl). */
 const CHANNEL = 'atrium_access';
-/** How the listening connection shows in pg_stat_activity (the bench leaves it alone). */
-export const LISTENER_APPLICATION_NAME = 'atrium access listener';
+/**
+ * How the listening connection shows in pg_stat_activity; the bench (bench/pg-proxy.js)
+ * knows it by this name and leaves it alone.
+ */
+const LISTENER_APPLICATION_NAME = 'atrium access listener';
 const CHANGED = 'atrium:access-changed';
 const RECONNECT_MS = 1000;
 /**

@@ -7,6 +7,7 @@ import {
   errors,
   jwtVerify,
   JWTPayload,
+  JWTVerifyGetKey,
 } from 'jose';
 import * as oidc from 'openid-client';
 import { OidcProvider } from './oidc.config';
@@ -53,14 +54,7 @@ export class AccessTokenVerifier {
   }
 
   private async verifyJwt(token: string): Promise<ExternalIdentity> {
-    let issuer: string | undefined;
-    try {
-      issuer = decodeJwt(token).iss;
-    } catch {
-      throw refused('the token is not a JWT');
-    }
-    const provider = issuer ? this.providers.byIssuer(issuer) : undefined;
-    if (!provider) throw refused(`tokens of issuer ${issuer ?? '(none)'} are not accepted here`);
+    const provider = this.issuerOf(token);
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, await this.providers.keySet(provider), {
@@ -80,26 +74,12 @@ export class AccessTokenVerifier {
    * cannot be reached is a 503 (passport-jwt's BearerStrategy asks this).
    */
   async keyFor(token: string): Promise<KeyObject> {
-    let issuer: string | undefined;
-    let header: ReturnType<typeof decodeProtectedHeader>;
-    try {
-      issuer = decodeJwt(token).iss;
-      header = decodeProtectedHeader(token);
-    } catch {
-      throw refused('the token is not a JWT');
-    }
-    const provider = issuer ? this.providers.byIssuer(issuer) : undefined;
-    if (!provider) throw refused(`tokens of issuer ${issuer ?? '(none)'} are not accepted here`);
+    const provider = this.issuerOf(token);
+    const header = decodeProtectedHeader(token) as CompactJWSHeaderParameters;
     const [, payload, signature] = token.split('.');
+    let key: Awaited<ReturnType<JWTVerifyGetKey>>;
     try {
-      const keySet = await this.providers.keySet(provider);
-      const key = await keySet(header as CompactJWSHeaderParameters, { payload, signature });
-      // A remote key set's keys are public CryptoKeys; the rest is for the type's sake.
-      if (key instanceof KeyObject) return key;
-      if (key instanceof Uint8Array) throw refused('the token is signed with a shared secret');
-      return 'kty' in key
-        ? createPublicKey({ key: key as JsonWebKeyInput['key'], format: 'jwk' })
-        : KeyObject.from(key as webcrypto.CryptoKey);
+      key = await (await this.providers.keySet(provider))(header, { payload, signature });
     } catch (error) {
       if (error instanceof errors.JOSEError && !(error instanceof errors.JWKSTimeout)) {
         throw refused(reasonOf(error));
@@ -108,6 +88,29 @@ export class AccessTokenVerifier {
         `The OpenID provider ${provider.name} cannot be reached to check the token`,
       );
     }
+    // A remote key set's keys are public CryptoKeys; the rest is for the type's sake.
+    if (key instanceof KeyObject) return key;
+    if (key instanceof Uint8Array) throw refused('the token is signed with a shared secret');
+    return 'kty' in key
+      ? createPublicKey({ key: key as JsonWebKeyInput['key'], format: 'jwk' })
+      : KeyObject.from(key as webcrypto.CryptoKey);
+  }
+
+  /** The configured provider that issued a JWT (read, not yet verified): else a 401. */
+  private issuerOf(token: string): OidcProvider {
+    let issuer: string | undefined;
+    try {
+      issuer = decodeJwt(token).iss;
+    } catch {
+      throw refused('the token is not a JWT');
+    }
+    return this.provider(issuer);
+  }
+
+  private provider(issuer: string | undefined): OidcProvider {
+    const provider = issuer ? this.providers.byIssuer(issuer) : undefined;
+    if (!provider) throw refused(`tokens of issuer ${issuer ?? '(none)'} are not accepted here`);
+    return provider;
   }
 
   /**
@@ -115,9 +118,7 @@ export class AccessTokenVerifier {
    * a configured provider, `sub` and `exp` present, `aud` or `azp` the provider's audience.
    */
   identityOfClaims(payload: JWTPayload): ExternalIdentity {
-    const provider = payload.iss ? this.providers.byIssuer(payload.iss) : undefined;
-    if (!provider)
-      throw refused(`tokens of issuer ${payload.iss ?? '(none)'} are not accepted here`);
+    const provider = this.provider(payload.iss);
     if (payload.sub === undefined || payload.exp === undefined) {
       throw refused('the token has no sub or exp claim');
     }

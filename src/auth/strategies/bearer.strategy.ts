@@ -1,4 +1,4 @@
-import { HttpException, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { IncomingMessage } from 'node:http';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
@@ -9,6 +9,7 @@ import { sha256 } from '../../common/secrets';
 import { identityOf } from '../identity.mapper';
 import { AccessTokenVerifier, ALGORITHMS, ExternalIdentity } from '../oidc/access-token.verifier';
 import { ExternalUsers } from '../oidc/external-users.service';
+import { nullWhenRefused } from './no-match';
 
 /** Identities of verified tokens are kept this long at most (and never past their expiry). */
 const CACHE_MS = 60_000;
@@ -73,7 +74,7 @@ export class BearerStrategy extends PassportStrategy(JwtStrategy, 'bearer') {
 
   async validate(request: IncomingMessage, payload: JWTPayload): Promise<Identity | null> {
     const token = bearerToken(request)!;
-    return refusedAsNull(
+    return nullWhenRefused(
       this.identities.of(token, () => Promise.resolve(this.verifier.identityOfClaims(payload))),
     );
   }
@@ -95,16 +96,6 @@ export class OpaqueBearerStrategy extends PassportStrategy(CustomStrategy, 'bear
   async validate(request: IncomingMessage): Promise<Identity | null> {
     const token = bearerToken(request);
     if (!token || token.split('.').length === 3) return null;
-    return refusedAsNull(this.identities.of(token, () => this.verifier.verifyOpaque(token)));
-  }
-}
-
-/** A refused token or user is no match (the chain moves on, else 401); an outage stays an error. */
-async function refusedAsNull(identity: Promise<Identity>): Promise<Identity | null> {
-  try {
-    return await identity;
-  } catch (error) {
-    if (error instanceof HttpException && error.getStatus() < 500) return null;
-    throw error;
+    return nullWhenRefused(this.identities.of(token, () => this.verifier.verifyOpaque(token)));
   }
 }

@@ -1,4 +1,4 @@
-import { HttpException, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Strategy } from 'passport-custom';
 import { Identity } from '../../common/identity';
@@ -6,6 +6,7 @@ import { identityOf } from '../identity.mapper';
 import { ExternalUsers } from '../oidc/external-users.service';
 import { OidcSignIn } from '../oidc/oidc-sign-in.service';
 import { SessionService } from '../session.service';
+import { nullWhenRefused } from './no-match';
 import {
   AUTH_STRATEGY_COOKIE,
   CookiesToSend,
@@ -37,14 +38,9 @@ export class RefreshCookieStrategy extends PassportStrategy(Strategy, 'refresh')
     if (!provider || !sealed) return null;
     const renewed = await this.signIn.refresh(provider, sealed);
     if (!renewed) return null;
-    let user: Awaited<ReturnType<ExternalUsers['userFor']>>;
-    try {
-      user = await this.users.userFor(renewed.external);
-    } catch (error) {
-      // An unknown or refused user is not this filter's match; an outage is the request's 5xx.
-      if (error instanceof HttpException && error.getStatus() < 500) return null;
-      throw error;
-    }
+    // An unknown or refused user is not this filter's match.
+    const user = await nullWhenRefused(this.users.userFor(renewed.external));
+    if (!user) return null;
     const refreshToken = renewed.refreshToken ?? sealed;
     const session = await this.sessions.create(user.key, 'oidc', user.locale, {
       provider,
