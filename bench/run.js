@@ -15,7 +15,9 @@
  *      database dropped, also on failure and Ctrl-C
  *
  * Env: BENCH_DATABASE_URL, BENCH_DURATION (s, 10), BENCH_CONNECTIONS (10),
- * BENCH_WARMUP (s, 3), BENCH_COUNT_REQUESTS (200),
+ * BENCH_WARMUP (s, 3), BENCH_COUNT_REQUESTS (200), BENCH_ROUNDS (3: app and baseline take
+ * turns, and each figure is the median of the rounds, so one slow moment of a shared
+ * machine does not decide a ratio),
  * BENCH_ONLY (run the scenarios whose name contains this text).
  */
 const { mkdirSync, writeFileSync } = require('node:fs');
@@ -45,6 +47,7 @@ const SETTINGS = {
   connections: number('BENCH_CONNECTIONS', 10),
   warmup: number('BENCH_WARMUP', 3),
   countRequests: number('BENCH_COUNT_REQUESTS', 200),
+  rounds: number('BENCH_ROUNDS', 3),
 };
 /**
  * Everything both servers read, pinned so a developer's .env cannot skew the comparison
@@ -174,6 +177,18 @@ function percentile(sorted, p) {
   if (sorted.length === 0) return NaN;
   const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
   return Math.round(sorted[Math.max(0, index)] * 100) / 100;
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** The run of median throughput (its latencies with it); the lower middle of an even count. */
+function medianRun(runs) {
+  const sorted = [...runs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
 }
 
 async function load(server, scenario, ctx) {
@@ -324,11 +339,22 @@ function report(results) {
   const ms = (value) => `${value}`;
   console.log(
     `\nThroughput: ${SETTINGS.connections} connections, ${SETTINGS.duration} s per run after ` +
-      `${SETTINGS.warmup} s warm-up (latency in ms)\n`,
+      `${SETTINGS.warmup} s warm-up, median of ${SETTINGS.rounds} rounds (latency in ms; the ` +
+      `ratios of every round last)\n`,
   );
   console.log(
     table([
-      ['scenario', 'app req/s', 'p50', 'p99', 'baseline req/s', 'p50', 'p99', 'app/baseline'],
+      [
+        'scenario',
+        'app req/s',
+        'p50',
+        'p99',
+        'baseline req/s',
+        'p50',
+        'p99',
+        'app/baseline',
+        'rounds',
+      ],
       ...results.scenarios.map((s) => [
         s.name,
         fmt(s.app.requestsPerSecond),
@@ -338,6 +364,7 @@ function report(results) {
         ms(s.baseline.latencyMs.p50),
         ms(s.baseline.latencyMs.p99),
         s.ratio.toFixed(2),
+        s.rounds.map((ratio) => ratio.toFixed(2)).join(' '),
       ]),
     ]),
   );
@@ -417,6 +444,7 @@ async function main() {
       connections: SETTINGS.connections,
       warmup: SETTINGS.warmup,
       countRequests: SETTINGS.countRequests,
+      rounds: SETTINGS.rounds,
       node: process.version,
       cpus: os.cpus().length,
       cpuModel: os.cpus()[0]?.model,
@@ -443,14 +471,20 @@ async function main() {
   await checkResponses(scenarios, ctx, app, baseline);
 
   for (const scenario of scenarios) {
-    const appRun = await load(app, scenario, ctx);
-    const baselineRun = await load(baseline, scenario, ctx);
+    const rounds = [];
+    for (let round = 0; round < SETTINGS.rounds; round++) {
+      const appRun = await load(app, scenario, ctx);
+      const baselineRun = await load(baseline, scenario, ctx);
+      rounds.push({ app: appRun, baseline: baselineRun });
+    }
+    const ratios = rounds.map((r) => r.app.requestsPerSecond / r.baseline.requestsPerSecond);
     results.scenarios.push({
       name: scenario.name,
       request: { method: scenario.method, path: resolve(scenario.path, ctx) },
-      app: appRun,
-      baseline: baselineRun,
-      ratio: appRun.requestsPerSecond / baselineRun.requestsPerSecond,
+      app: medianRun(rounds.map((r) => r.app)),
+      baseline: medianRun(rounds.map((r) => r.baseline)),
+      ratio: median(ratios),
+      rounds: ratios,
     });
   }
   await stopServer(app);

@@ -43,10 +43,11 @@ export interface CompiledFetch {
   limit: number;
   /** Set when the order is total (ends in the root's key): rows can be paged by keyset. */
   keyset?: KeysetItem[];
-  /** Columns the server reads and takes out of each row. */
-  hidden: string[];
-  /** Result keys too long for a PostgreSQL name, by the short name the SQL gives them. */
-  renamed: Map<string, string>;
+  /**
+   * The caller's columns in order: the name the SQL gives each (a short one when the key is
+   * too long for PostgreSQL) and its result key. Every other column is the server's own.
+   */
+  output: { name: string; key: string }[];
 }
 
 /** Names no FETCH alias can take (not identifiers): the server's own columns. */
@@ -146,14 +147,12 @@ class FetchCompiler {
     const limit = this.limit(this.query.limit);
     const grouping = aggregated ? selected.filter((s) => !s.aggregated).map((s) => s.sql) : [];
 
-    const hidden: string[] = [];
     const outputs = selected.map((s) => `${s.sql} AS ${quoteIdentifier(s.name)}`);
     // Hidden copies of the ORDER BY values: they make the cursor and order the count wrap.
     const wrapped = this.options.count;
     if (keyset || wrapped) {
       orderings.forEach((o, i) => {
         outputs.push(`${hiddenValueSql(o)} AS ${quoteIdentifier(HIDDEN.order(i))}`);
-        hidden.push(HIDDEN.order(i));
       });
     }
     const pageWhere = [...where];
@@ -177,7 +176,6 @@ class FetchCompiler {
     let sql = `SELECT ${outputs.join(', ')} ${body(pageWhere)}${orderBy}${paging}`;
     if (wrapped) {
       sql = this.withCount(sql, `SELECT 1 ${body(where)}`, orderings);
-      hidden.push(HIDDEN.total, HIDDEN.row);
     }
     return {
       sql,
@@ -185,8 +183,7 @@ class FetchCompiler {
       columns: selected.map((s) => s.column),
       limit,
       keyset,
-      hidden,
-      renamed: new Map(selected.filter((s) => s.name !== s.key).map((s) => [s.name, s.key])),
+      output: selected.map(({ name, key }) => ({ name, key })),
     };
   }
 

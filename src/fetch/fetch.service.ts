@@ -1,6 +1,7 @@
 import { BadRequestException, Injectable, ServiceUnavailableException } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { LRUCache } from 'lru-cache';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { AccessScope } from '../access/access.scope';
 import { AccessService } from '../access/access.service';
@@ -40,9 +41,24 @@ export interface FetchResult {
   timing: { compile: number; database: number };
 }
 
+/** A query read once: its tree, and its canonical text the first time a cursor needs it. */
+interface ReadQuery {
+  query: EntityQuery;
+  canonical?: string;
+}
+
+/** How many distinct FETCH texts keep their tree: an application sends a few hundred. */
+const PARSED_TEXTS = 500;
+
 /** The FETCH endpoints: parse, run (one statement), and describe a result's columns. */
 @Injectable()
 export class FetchService {
+  /**
+   * Trees by FETCH text: an application sends the same texts again and again, and a tree
+   * depends on nothing but its text (never on the caller, who is applied in compiling).
+   * Trees are never changed once made, so one serves every request.
+   */
+  private readonly parsed = new LRUCache<string, ReadQuery>({ max: PARSED_TEXTS });
   private readonly limits: FetchLimits;
   private readonly depth: DepthLimits;
   private readonly timeoutMs: number;
@@ -69,12 +85,12 @@ export class FetchService {
 
   /** `POST /rest/fetch/parse`: the JSON tree of a FETCH text (spec 2.6). */
   parse(text: string): FetchDocument {
-    return { fetch: [this.read({ text })] };
+    return { fetch: [this.read({ text }).query] };
   }
 
   /** `POST /rest/metadata/fetch`: the columns the query would produce; nothing runs. */
   async metadata(input: FetchInput): Promise<{ columns: ResultColumn[] }> {
-    const query = this.read(input);
+    const { query } = this.read(input);
     const scope = await this.access.scopeOf(this.context.requireIdentity());
     return { columns: this.compile(query, scope, {}).columns };
   }
@@ -82,12 +98,14 @@ export class FetchService {
   /** `POST /rest/fetch`: the rows of one page, in one statement. */
   async run(input: FetchInput, options: FetchOptions): Promise<FetchResult> {
     const started = performance.now();
-    const query = this.read(input);
+    const read = this.read(input);
+    const { query } = read;
     const identity = this.context.requireIdentity();
     const scope = await this.access.scopeOf(identity);
-    // Printed and hashed at most once: a page both opens a cursor and signs the next.
+    // Hashed at most once: a page both opens a cursor and signs the next.
     let bound: string | undefined;
-    const binding = () => (bound ??= cursorBinding(printFetch(query), identity.userKey));
+    const binding = () =>
+      (bound ??= cursorBinding((read.canonical ??= printFetch(query)), identity.userKey));
     const after =
       options.cursor !== undefined ? await this.cursors.open(binding(), options.cursor) : undefined;
     const compiled = this.compile(query, scope, { count: options.count, after });
@@ -113,27 +131,31 @@ export class FetchService {
       const values = compiled.keyset.map((_, i) => last[HIDDEN.order(i)]);
       result.next = await this.cursors.sign(binding(), values);
     }
-    if (compiled.hidden.length > 0) {
-      for (const row of result.rows) for (const name of compiled.hidden) delete row[name];
-    }
-    if (compiled.renamed.size > 0) {
-      const { renamed } = compiled;
-      result.rows = result.rows.map((row) =>
-        Object.fromEntries(Object.entries(row).map(([name, v]) => [renamed.get(name) ?? name, v])),
-      );
-    }
+    // Built afresh rather than `delete`d from: the server's columns go, long keys get
+    // their names back, and the rows keep one shape, which serializes faster.
+    const { output } = compiled;
+    result.rows = result.rows.map((row) => {
+      const shaped: Record<string, unknown> = {};
+      for (const { name, key } of output) shaped[key] = row[name];
+      return shaped;
+    });
     return result;
   }
 
   /** The tree of a FETCH text or JSON tree; a syntax error becomes a 400 with its position. */
-  private read(input: FetchInput): EntityQuery {
-    if ('json' in input) return queryFromJson(input.json, this.depth);
-    try {
-      return parseFetch(input.text, this.depth);
-    } catch (error) {
-      if (error instanceof FetchSyntaxError) throw new FetchSyntaxException(error);
-      throw error;
+  private read(input: FetchInput): ReadQuery {
+    if ('json' in input) return { query: queryFromJson(input.json, this.depth) };
+    let read = this.parsed.get(input.text);
+    if (!read) {
+      try {
+        read = { query: parseFetch(input.text, this.depth) };
+      } catch (error) {
+        if (error instanceof FetchSyntaxError) throw new FetchSyntaxException(error);
+        throw error;
+      }
+      this.parsed.set(input.text, read);
     }
+    return read;
   }
 
   private compile(
