@@ -31,7 +31,7 @@ export interface AppOptions {
 /** The levels at which pino-http's "request completed" lines are written. */
 const REQUEST_LOG_LEVELS = new Set(['info', 'debug', 'trace']);
 
-/** The id Fastify gave the request (app.setup.ts), which pino-http's middleware sees. */
+/** The id the platform gave the request (src/http/), which pino-http's middleware sees. */
 function requestIdOf(request: IncomingMessage): string {
   return (request as IncomingMessage & { id?: string }).id ?? randomUUID();
 }

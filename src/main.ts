@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { NestFactory } from '@nestjs/core';
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { INestApplication } from '@nestjs/common';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
-import { configureApp, createHttpAdapter } from './app.setup';
+import { createApp } from './app.setup';
 import { BootLogger, bootLog, plainMessage } from './common/logging';
 import { Environment, validateEnvironment } from './config/environment';
 import { EmbeddedPostgres } from './database/embedded-postgres';
@@ -26,7 +25,7 @@ async function main(): Promise<void> {
     log.fatal(plainMessage(error));
     process.exit(1);
   }
-  let app: NestFastifyApplication | undefined;
+  let app: INestApplication | undefined;
   let embedded: Promise<EmbeddedPostgres | undefined> = Promise.resolve(undefined);
 
   // Drain requests and close the pool, then stop the embedded database cleanly, also
@@ -61,16 +60,17 @@ async function main(): Promise<void> {
   }
 
   try {
-    app = await NestFactory.create<NestFastifyApplication>(
-      AppModule.forRoot({ databaseUrl }),
-      createHttpAdapter(env),
+    app = await createApp(AppModule.forRoot({ databaseUrl }), env, {
       // Errors reach the catch below instead of Nest's own exit with a stack trace.
-      { bufferLogs: true, abortOnError: false, logger: new BootLogger(log) },
-    );
-    await configureApp(app, env);
+      bufferLogs: true,
+      abortOnError: false,
+      logger: new BootLogger(log),
+    });
     await app.listen(env.PORT, env.HOST);
     const where = env.DATABASE_URL ? 'PostgreSQL server' : `embedded PostgreSQL in ${env.DATA_DIR}`;
-    app.get(Logger).log(`Atrium listening on http://${env.HOST}:${env.PORT} (${where})`);
+    app
+      .get(Logger)
+      .log(`Atrium listening on http://${env.HOST}:${env.PORT} (${where}, ${env.HTTP_PLATFORM})`);
   } catch (error) {
     log.fatal(`Atrium did not start: ${plainMessage(error)}`);
     await stop(1);

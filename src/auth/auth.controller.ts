@@ -22,7 +22,7 @@ import {
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { HttpRequest, HttpResponse } from '../http/http.types';
 import { RequestContext } from '../common/request-context';
 import { parseBody } from '../common/validation';
 import { CsrfExempt, Public } from './auth.decorators';
@@ -50,14 +50,14 @@ export class AuthController {
     private readonly context: RequestContext,
   ) {}
 
-  // HEAD is its own route: Fastify's automatic HEAD for GET routes is off (app.setup.ts).
+  // Declared before GET /auth: both platforms answer HEAD with the first route that takes it.
   @Head()
   @Public()
   @ApiOkResponse({ description: 'With ?logout=1: ends the session and clears its cookies' })
   async logout(
     @Query('logout') logout: string | undefined,
-    @Req() request: FastifyRequest,
-    @Res({ passthrough: true }) response: FastifyReply,
+    @Req() request: HttpRequest,
+    @Res({ passthrough: true }) response: HttpResponse,
   ): Promise<void> {
     if (logout !== '1' && logout !== 'true') return;
     await this.auth.logout(readCookie(request, AUTH_TOKEN_COOKIE));
@@ -67,7 +67,7 @@ export class AuthController {
   @Get()
   @Public()
   @ApiOkResponse({ type: ServerInfoDto, description: 'User fields only when authenticated' })
-  info(@Req() request: FastifyRequest): ServerInfoDto {
+  info(@Req() request: HttpRequest): ServerInfoDto {
     return this.serverInfo.describe(request, this.context.identity);
   }
 
@@ -92,8 +92,8 @@ export class AuthController {
     @Body() body: unknown,
     @Headers('oidc-auth-token') oidcToken: string | undefined,
     @Headers('oidc-refresh-token') oidcRefreshToken: string | undefined,
-    @Req() request: FastifyRequest,
-    @Res({ passthrough: true }) response: FastifyReply,
+    @Req() request: HttpRequest,
+    @Res({ passthrough: true }) response: HttpResponse,
   ): Promise<ServerInfoDto> {
     const { session, info } =
       oidcToken !== undefined
@@ -109,7 +109,7 @@ export class AuthController {
   @ApiNoContentResponse({ description: 'Changed; the user’s other sessions are ended' })
   @ApiUnauthorizedResponse({ description: 'Wrong current password, or not signed in' })
   @ApiTooManyRequestsResponse({ description: 'Too many failed attempts; see Retry-After' })
-  changePassword(@Body() form: ChangePasswordDto, @Req() request: FastifyRequest): Promise<void> {
+  changePassword(@Body() form: ChangePasswordDto, @Req() request: HttpRequest): Promise<void> {
     return this.auth.changePassword(this.context.requireIdentity(), form, request);
   }
 }

@@ -1,5 +1,5 @@
 import { BadRequestException, Injectable, UnauthorizedException } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import type { HttpRequest, HttpResponse } from '../http/http.types';
 import { Identity } from '../common/identity';
 import { ChangePasswordDto } from './dto/change-password.dto';
 import { LoginDto } from './dto/login.dto';
@@ -30,7 +30,7 @@ export class AuthService {
     private readonly oidc: OidcSignIn,
   ) {}
 
-  async login(credentials: LoginDto, request: FastifyRequest): Promise<LoginResult> {
+  async login(credentials: LoginDto, request: HttpRequest): Promise<LoginResult> {
     const address = request.ip ?? '';
     await this.throttle.consumeAttempt(credentials.user, address);
     const user = await this.users.verifyCredentials(credentials.user, credentials.password);
@@ -52,7 +52,7 @@ export class AuthService {
   async tokenLogin(
     accessToken: string,
     refreshToken: string | undefined,
-    request: FastifyRequest,
+    request: HttpRequest,
   ): Promise<LoginResult> {
     const { user, tokens } = await this.oidc.withTokens(accessToken, refreshToken);
     const session = await this.sessions.create(user.key, 'oidc', user.locale, tokens);
@@ -73,7 +73,7 @@ export class AuthService {
   async changePassword(
     identity: Identity,
     form: ChangePasswordDto,
-    request: FastifyRequest,
+    request: HttpRequest,
   ): Promise<void> {
     const next = form['set-password'];
     if (next !== form['confirm-password']) {

@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard, AuthModuleOptions } from '@nestjs/passport';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { HttpRequest, HttpResponse } from '../http/http.types';
 import { Identity } from '../common/identity';
 import { RequestContext } from '../common/request-context';
 import { IS_CSRF_EXEMPT, IS_PUBLIC } from './auth.decorators';
@@ -39,7 +39,7 @@ export class AuthenticationGuard extends AuthGuard() {
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     await super.canActivate(context);
-    const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Identity }>();
+    const request = context.switchToHttp().getRequest<HttpRequest & { user?: Identity }>();
     const identity = request.user;
     this.context.setIdentity(identity ?? undefined);
     if (!identity) return true; // public route, anonymous caller
@@ -58,7 +58,7 @@ export class AuthenticationGuard extends AuthGuard() {
   }
 
   /** Cookies a strategy has for the client: a rotated token, or a new session's. */
-  private sendCookies({ rotatedToken, issued }: CookiesToSend, reply: FastifyReply): void {
+  private sendCookies({ rotatedToken, issued }: CookiesToSend, reply: HttpResponse): void {
     if (rotatedToken) setAuthTokenCookie(reply, rotatedToken);
     if (issued) {
       setSessionCookies(reply, issued);

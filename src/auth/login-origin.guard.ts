@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, ForbiddenException, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { FastifyRequest } from 'fastify';
+import type { HttpRequest, HttpResponse } from '../http/http.types';
 import { Environment } from '../config/environment';
 
 /**
@@ -20,7 +20,7 @@ export class LoginOriginGuard implements CanActivate {
   }
 
   canActivate(context: ExecutionContext): boolean {
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const request = context.switchToHttp().getRequest<HttpRequest>();
     const site = request.headers['sec-fetch-site'];
     if (site !== undefined) {
       if (site === 'cross-site') throw refused();
@@ -33,7 +33,7 @@ export class LoginOriginGuard implements CanActivate {
   }
 
   /** Compared by host and port: behind a proxy the scheme the server sees may differ. */
-  private isOwnHost(host: string | undefined, request: FastifyRequest): boolean {
+  private isOwnHost(host: string | undefined, request: HttpRequest): boolean {
     return host !== undefined && (host === request.headers.host || host === this.publicHost);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { FastifyRequest } from 'fastify';
+import { HttpRequest, nodeRequestOf } from '../http/http.types';
 import { version } from '../../package.json';
 import { Identity } from '../common/identity';
 import { Environment } from '../config/environment';
@@ -20,11 +20,11 @@ export class ServerInfoService {
 
   /**
    * `ip` and `protocol` honour X-Forwarded-For / -Proto only when TRUST_PROXY is set
-   * (Fastify's `trustProxy`, configured in app.setup.ts).
+   * (the platform's trust-proxy setting, src/http/).
    */
-  describe(request: FastifyRequest, identity: Identity | undefined): ServerInfoDto {
+  describe(request: HttpRequest, identity: Identity | undefined): ServerInfoDto {
     const info: ServerInfoDto = {
-      clientAdress: request.ip ?? request.socket.remoteAddress ?? '',
+      clientAdress: request.ip ?? nodeRequestOf(request).socket.remoteAddress ?? '',
       oidcIssuer: this.providers.defaultProvider?.issuer ?? '',
       name: this.name,
       isSecure: request.protocol === 'https',

@@ -1,5 +1,5 @@
 import { parseCookie, SerializeOptions, stringifySetCookie } from 'cookie';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HttpResponse, nodeResponseOf } from '../http/http.types';
 
 /**
  * Cookies a strategy has for the client besides the identity: a rotated token, or the
@@ -43,7 +43,7 @@ export function readCookie(
 }
 
 export function setSessionCookies(
-  response: FastifyReply,
+  response: HttpResponse,
   cookies: { token: string; csrfToken: string; locale: string },
 ): void {
   appendCookie(response, AUTH_TOKEN_COOKIE, cookies.token);
@@ -53,13 +53,13 @@ export function setSessionCookies(
 }
 
 /** Replaces the auth token after a rotation, leaving the other cookies as they are. */
-export function setAuthTokenCookie(response: FastifyReply, token: string): void {
+export function setAuthTokenCookie(response: HttpResponse, token: string): void {
   appendCookie(response, AUTH_TOKEN_COOKIE, token);
 }
 
 /** After an OpenID login: the provider's refresh token, sealed, for the refresh filter. */
 export function setRefreshCookies(
-  response: FastifyReply,
+  response: HttpResponse,
   provider: string,
   sealedToken: string,
 ): void {
@@ -71,7 +71,10 @@ export function setRefreshCookies(
  * Spec 4.1: Max-Age=0 and an expiry in the past, Path=/, Secure; the refresh filter's
  * cookies too when the request carries them.
  */
-export function clearSessionCookies(response: FastifyReply, request: FastifyRequest): void {
+export function clearSessionCookies(
+  response: HttpResponse,
+  request: { headers: { cookie?: string } },
+): void {
   const names = [AUTH_TOKEN_COOKIE, CSRF_COOKIE, LOCALE_COOKIE];
   const provider = readCookie(request, AUTH_STRATEGY_COOKIE);
   if (provider) names.push(AUTH_STRATEGY_COOKIE, refreshTokenCookie(provider));
@@ -79,14 +82,14 @@ export function clearSessionCookies(response: FastifyReply, request: FastifyRequ
 }
 
 function appendCookie(
-  response: FastifyReply,
+  response: HttpResponse,
   name: string,
   value: string,
   extra: SerializeOptions = {},
 ): void {
-  // Fastify sends each set-cookie value given, rather than keeping the last one.
-  response.header(
-    'set-cookie',
+  // Appended on Node's response: Express's `header` would replace the cookies set before.
+  nodeResponseOf(response).appendHeader(
+    'Set-Cookie',
     stringifySetCookie(name, value, { ...attributesOf(name), ...extra }),
   );
 }

@@ -7,36 +7,43 @@ import {
   Logger,
   NotFoundException,
 } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AbstractHttpAdapter } from '@nestjs/core';
+import { parserRefusal } from '../http/framework-errors';
+import { HttpRequest, HttpResponse, nodeResponseOf } from '../http/http.types';
 
 /**
- * Every error leaves as `{detail}` with its status (spec 2.5). Nest turns Fastify's own
- * refusals (a body too large or not parsable) into HttpExceptions with Fastify's message.
- * Unknown errors are 500s whose detail names the request id that the log line carries,
- * never a stack.
+ * Every error leaves as `{detail}` with its status (spec 2.5). Nest turns the platform's
+ * own refusals (a body too large or not parsable) into HttpExceptions; Express's body
+ * parsers' are turned here. Unknown errors are 500s whose detail names the request id
+ * that the log line carries, never a stack. Written through Nest's adapter: the same on
+ * Express and Fastify.
  */
 @Catch()
 export class HttpExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('HttpExceptionFilter');
 
+  constructor(private readonly adapter: AbstractHttpAdapter) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const response = http.getResponse<FastifyReply>();
-    const request = http.getRequest<FastifyRequest>();
-    const { status, body, headers } = this.describe(exception, request);
-    if (response.sent || response.raw.headersSent) {
-      response.raw.destroy();
+    const response = http.getResponse<HttpResponse>();
+    const request = http.getRequest<HttpRequest>();
+    const { status, body, headers } = this.describe(parserRefusal(exception) ?? exception, request);
+    if (this.adapter.isHeadersSent(response)) {
+      nodeResponseOf(response).destroy();
       return;
     }
-    for (const [name, value] of Object.entries(headers)) response.header(name, value);
-    response.status(status).send(body);
+    for (const [name, value] of Object.entries(headers)) {
+      this.adapter.setHeader(response, name, value);
+    }
+    this.adapter.reply(response, body, status);
   }
 
   private describe(
     exception: unknown,
-    request: FastifyRequest,
+    request: HttpRequest,
   ): { status: number; body: object; headers: Record<string, string> } {
-    if (isUnknownRoute(exception, request)) {
+    if (this.isUnknownRoute(exception, request)) {
       // Nest's own says `Cannot GET <the whole URL>`: no answer repeats the request.
       return {
         status: 404,
@@ -59,13 +66,13 @@ export class HttpExceptionFilter implements ExceptionFilter {
       headers: {},
     };
   }
-}
 
-function isUnknownRoute(exception: unknown, request: FastifyRequest): boolean {
-  return (
-    exception instanceof NotFoundException &&
-    exception.message === `Cannot ${request.method} ${request.url}`
-  );
+  /** Nest's not-found handler's exception, as it words it. */
+  private isUnknownRoute(exception: unknown, request: HttpRequest): boolean {
+    const method = this.adapter.getRequestMethod(request) as string;
+    const url = this.adapter.getRequestUrl(request) as string;
+    return exception instanceof NotFoundException && exception.message === `Cannot ${method} ${url}`;
+  }
 }
 
 function detailOf(response: object): string {

@@ -66,8 +66,8 @@ export class RequestContext {
 }
 
 /**
- * Opens the request's store before anything else runs: a Fastify onRequest hook
- * (app.setup.ts), cheaper than a Nest middleware, which runs through middie.
+ * Opens the request's store before the request reaches Nest: a Fastify onRequest hook or
+ * an Express middleware (src/http/), the same function for both.
  */
 export function openRequestContext(_request: unknown, _reply: unknown, done: () => void): void {
   storage.run({}, done);

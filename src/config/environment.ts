@@ -24,6 +24,9 @@ export const BYTE_SIZE = /^(\d+(?:\.\d+)?)(b|kb|mb)$/i;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 export const LOG_FORMATS = ['json', 'pretty'] as const;
+/** The Nest HTTP platforms the server runs on (src/http/): the same routes on each. */
+export const HTTP_PLATFORMS = ['express', 'fastify'] as const;
+export type HttpPlatformName = (typeof HTTP_PLATFORMS)[number];
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /**
@@ -34,6 +37,8 @@ export class Environment {
   @IsInt() @Min(0) @Max(65535) PORT: number = 3000;
   @IsString() HOST: string = '127.0.0.1';
   @IsString() SERVER_NAME: string = 'Atrium';
+  /** `express` (Nest's default platform) or `fastify` (more requests per second: README). */
+  @IsIn(HTTP_PLATFORMS) HTTP_PLATFORM: HttpPlatformName = 'express';
 
   @IsOptional()
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
@@ -84,8 +89,9 @@ export class Environment {
   @IsOptional() @IsString() OIDC_PROVIDERS_FILE?: string;
 
   /**
-   * Fastify's `trustProxy`: unset trusts no proxy; `true`, or the proxies' addresses/subnets.
-   * Not a hop count: it cannot tell a proxy from a client, and Fastify 5.12 ignores it.
+   * Express's `trust proxy`, Fastify's `trustProxy`: unset trusts no proxy; `true`, or the
+   * proxies' addresses/subnets. Not a hop count: it cannot tell a proxy from a client, and
+   * Fastify 5.12 ignores it.
    */
   @IsOptional()
   @Matches(/^(?!\s*\d+\s*$)/, {

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { HttpRequest, HttpResponse } from '../http/http.types';
 import { ParseKeyPipe } from '../common/parse-key.pipe';
 import { RequireContentType } from '../common/content-type.guard';
 import { AssignOwnerDto } from './dto/assign-owner.dto';
@@ -17,7 +17,7 @@ export class EntityController {
   async read(
     @Param('name') name: string,
     @Param('key', ParseKeyPipe) key: number,
-    @Res({ passthrough: true }) response: FastifyReply,
+    @Res({ passthrough: true }) response: HttpResponse,
   ): Promise<EntityRecord> {
     const { entity, etag } = await this.entities.read(name, key);
     response.header('ETag', etag);

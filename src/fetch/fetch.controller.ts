@@ -10,7 +10,7 @@ import {
   ApiTags,
   ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { HttpRequest, HttpResponse } from '../http/http.types';
 import { contentTypeOf, RequireContentType } from '../common/content-type.guard';
 import { FetchInput, FetchService } from './fetch.service';
 import { FetchDocument } from './fetch.tree';
@@ -21,7 +21,7 @@ const TEXT = 'text/plain';
 const JSON_TYPE = 'application/json';
 
 /** The FETCH text or tree of a request; an empty text body arrives as undefined. */
-function inputOf(request: FastifyRequest, body: unknown): FetchInput {
+function inputOf(request: HttpRequest, body: unknown): FetchInput {
   if (contentTypeOf(request) === JSON_TYPE) return { json: body };
   return { text: typeof body === 'string' ? body : '' };
 }
@@ -52,11 +52,11 @@ export class FetchController {
   @ApiServiceUnavailableResponse({ description: 'The query ran longer than STATEMENT_TIMEOUT_MS' })
   @ApiUnsupportedMediaTypeResponse({ description: 'Neither text/plain nor application/json' })
   async run(
-    @Req() request: FastifyRequest,
+    @Req() request: HttpRequest,
     @Body() body: unknown,
     @Headers('x-fetch-cursor') cursor: string | undefined,
     @Headers('x-fetch-count') count: string | undefined,
-    @Res({ passthrough: true }) response: FastifyReply,
+    @Res({ passthrough: true }) response: HttpResponse,
   ): Promise<Record<string, unknown>[]> {
     const result = await this.fetch.run(inputOf(request, body), {
       cursor,
@@ -96,7 +96,7 @@ export class FetchController {
   })
   @ApiBadRequestResponse({ description: 'As POST /rest/fetch' })
   metadata(
-    @Req() request: FastifyRequest,
+    @Req() request: HttpRequest,
     @Body() body: unknown,
   ): Promise<{ columns: ResultColumn[] }> {
     return this.fetch.metadata(inputOf(request, body));

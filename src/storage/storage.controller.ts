@@ -1,4 +1,16 @@
-import { Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  StreamableFile,
+} from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import {
   ApiBadRequestResponse,
   ApiConsumes,
@@ -9,7 +21,7 @@ import {
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HttpRequest, HttpResponse, nodeRequestOf } from '../http/http.types';
 import { RequireContentType } from '../common/content-type.guard';
 import { ParseKeyPipe } from '../common/parse-key.pipe';
 import { StoredFileDto, StorageService, VersionDto } from './storage.service';
@@ -17,7 +29,10 @@ import { StoredFileDto, StorageService, VersionDto } from './storage.service';
 @ApiTags('storage')
 @Controller('storage')
 export class StorageController {
-  constructor(private readonly storage: StorageService) {}
+  constructor(
+    private readonly storage: StorageService,
+    private readonly http: HttpAdapterHost,
+  ) {}
 
   @Post()
   @HttpCode(201)
@@ -28,8 +43,8 @@ export class StorageController {
   })
   @ApiPayloadTooLargeResponse({ description: 'Larger than MAX_UPLOAD_BYTES; nothing stored' })
   @ApiNotFoundResponse({ description: 'id names no file of the organization' })
-  upload(@Req() request: FastifyRequest): Promise<StoredFileDto> {
-    return this.storage.upload(request);
+  upload(@Req() request: HttpRequest): Promise<StoredFileDto> {
+    return this.storage.upload(nodeRequestOf(request));
   }
 
   @Get()
@@ -45,11 +60,17 @@ export class StorageController {
     @Query('action') action: string | undefined,
     @Headers('range') range: string | undefined,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
-    @Res() reply: FastifyReply,
+    @Res() response: HttpResponse,
   ): Promise<void> {
     const download = await this.storage.download({ id, version, action, range, ifNoneMatch });
-    reply.status(download.status).headers(download.headers);
-    await reply.send(download.body ?? '');
+    // The status varies (200, 206, 304, 416): written through Nest's adapter, which streams
+    // a StreamableFile on either platform.
+    const { httpAdapter } = this.http;
+    for (const [name, value] of Object.entries(download.headers)) {
+      httpAdapter.setHeader(response, name, value);
+    }
+    const body = download.body && new StreamableFile(download.body);
+    httpAdapter.reply(response, body, download.status);
   }
 
   @Get(':id/versions')

@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { DataSource, EntityManager } from 'typeorm';
 import { etagMatches } from '../common/etag';
@@ -16,6 +16,7 @@ import { AccessScope } from '../access/access.scope';
 import { AccessService } from '../access/access.service';
 import { RequestContext } from '../common/request-context';
 import { Environment } from '../config/environment';
+import { FormLimits, formParts } from '../http/multipart-form';
 import {
   StorageBackend,
   STORAGE_BACKENDS,
@@ -62,6 +63,7 @@ const MAX_NAME_LENGTH = 255;
 @Injectable()
 export class StorageService {
   private readonly backend: StorageBackend;
+  private readonly formLimits: FormLimits;
 
   constructor(
     @Inject(STORAGE_BACKENDS) private readonly backends: Record<StorageDriver, StorageBackend>,
@@ -72,6 +74,14 @@ export class StorageService {
     config: ConfigService<Environment, true>,
   ) {
     this.backend = backends[config.get('STORAGE_DRIVER', { infer: true })];
+    // A file and its two fields (id, name), with room for the form's own mistakes.
+    this.formLimits = {
+      fileSize: config.get('MAX_UPLOAD_BYTES', { infer: true }),
+      files: 1,
+      fields: 5,
+      fieldSize: 1024,
+      parts: 6,
+    };
   }
 
   /**
@@ -79,7 +89,7 @@ export class StorageService {
    * With a database backend the bytes and the record are one transaction; with a file
    * system the bytes are durable first and recorded after, so a cut leaves no record.
    */
-  async upload(request: FastifyRequest): Promise<StoredFileDto> {
+  async upload(request: IncomingMessage): Promise<StoredFileDto> {
     const scope = await this.scope();
     const version = this.backend.transactional
       ? await this.dataSource.transaction((tx) => this.receive(request, scope, tx))
@@ -146,13 +156,13 @@ export class StorageService {
 
   /** Reads the form's parts in order, the bytes streamed to the backend as they come. */
   private async receive(
-    request: FastifyRequest,
+    request: IncomingMessage,
     scope: AccessScope,
     tx?: EntityManager,
   ): Promise<VersionRecord> {
     const fields: Record<string, string> = {};
     let bytes: (StoredBytes & { filename: string; mimetype: string }) | undefined;
-    const parts = request.parts()[Symbol.asyncIterator]();
+    const parts = formParts(request, this.formLimits);
     try {
       for (;;) {
         const next = await parts.next().catch((error: unknown) => {
@@ -186,7 +196,7 @@ export class StorageService {
         bytes = { ...stored, filename: part.filename, mimetype: part.mimetype };
       }
     } finally {
-      await parts.return?.(undefined); // as for-await does: the form is let go on any exit
+      await parts.return(undefined); // as for-await does: the form is let go on any exit
     }
     if (!bytes) throw new BadRequestException('The form has no field "file": send the bytes in it');
     const name = fields.name ?? bytes.filename;
@@ -261,20 +271,13 @@ function versionDto({
 }
 
 /**
- * A form that could not be read. @fastify/multipart's refusals (a file over
- * MAX_UPLOAD_BYTES: 413, too many parts, not multipart) carry their status; busboy's (a
- * body cut short, a wrong or missing boundary) are plain errors, all the client's: 400.
+ * A form that could not be read. The reader's refusals (a file over MAX_UPLOAD_BYTES, too
+ * many parts) carry their status; busboy's (a body cut short, a wrong or missing
+ * boundary) are plain errors, all the client's: 400.
  */
 function unreadableForm(error: unknown): HttpException {
   if (error instanceof HttpException) return error;
-  const { statusCode, code, message } = error as {
-    statusCode?: number;
-    code?: string;
-    message?: string;
-  };
-  if (code?.startsWith('FST_') && statusCode) {
-    return new HttpException({ detail: message ?? 'The upload was refused' }, statusCode);
-  }
+  const message = (error as { message?: string }).message;
   return new BadRequestException(
     `The form could not be read as multipart/form-data: ${message ?? 'malformed'}`,
   );

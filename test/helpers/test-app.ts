@@ -1,11 +1,9 @@
 import { INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AppModule, AppOptions } from '../../src/app.module';
-import { configureApp, createHttpAdapter } from '../../src/app.setup';
+import { createApp, initApp } from '../../src/app.setup';
 import { MEMBER_ROLE } from '../../src/access/role-grants';
 import { ApiKeyService } from '../../src/auth/api-key.service';
 import { OrganizationService } from '../../src/auth/organization.service';
@@ -37,19 +35,13 @@ export async function createTestApp(
     if (!databaseUrl)
       throw new Error('ATRIUM_TEST_DATABASE_URL is set by test/setup-suite-database.ts');
     const env = validateEnvironment(process.env);
-    const app = await NestFactory.create<NestFastifyApplication>(
-      AppModule.forRoot({ databaseUrl, modules, migrations }),
-      createHttpAdapter(env),
-      {
-        logger: false,
-        // Throw instead of exiting the test process when a module fails to build.
-        abortOnError: false,
-      },
-    );
-    await configureApp(app, env);
+    const app = await createApp(AppModule.forRoot({ databaseUrl, modules, migrations }), env, {
+      logger: false,
+      // Throw instead of exiting the test process when a module fails to build.
+      abortOnError: false,
+    });
     try {
-      await app.init();
-      await app.getHttpAdapter().getInstance().ready();
+      await initApp(app, env);
     } catch (error) {
       // A boot that fails (on purpose, in some tests) must not leave its pool open.
       await app.close().catch(() => undefined);

@@ -1,7 +1,17 @@
-import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  HttpRedirectResponse,
+  HttpStatus,
+  Param,
+  Query,
+  Redirect,
+  Req,
+  Res,
+} from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ApiBadRequestResponse, ApiFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { HttpRequest, HttpResponse } from '../../http/http.types';
 import { Environment } from '../../config/environment';
 import { Public } from '../auth.decorators';
 import { setRefreshCookies, setSessionCookies } from '../session-cookies';
@@ -33,7 +43,7 @@ export class OauthController {
   @Get()
   @Public()
   @ApiOkResponse({ description: '[{name, displayName, default, loginUrl}]' })
-  list(@Req() request: FastifyRequest): OauthProviderDto[] {
+  list(@Req() request: HttpRequest): OauthProviderDto[] {
     const base = this.baseOf(request);
     return this.providers.all.map((p) => ({
       name: p.name,
@@ -45,41 +55,40 @@ export class OauthController {
 
   @Get(':provider/login')
   @Public()
+  @Redirect()
   @ApiFoundResponse({ description: "To the provider's authorization page (code flow with PKCE)" })
   @ApiBadRequestResponse({ description: 'redirectUrl missing or not on the allow-list' })
   async login(
     @Param('provider') provider: string,
     @Query('redirectUrl') redirectUrl: string | undefined,
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    await reply.redirect(
-      await this.signIn.authorizationUrl(provider, redirectUrl, this.baseOf(request)),
-      302,
-    );
+    @Req() request: HttpRequest,
+  ): Promise<HttpRedirectResponse> {
+    const url = await this.signIn.authorizationUrl(provider, redirectUrl, this.baseOf(request));
+    return { url, statusCode: HttpStatus.FOUND };
   }
 
   @Get(':provider')
   @Public()
+  @Redirect()
   @ApiFoundResponse({ description: 'Signed in (the cookies of spec 5.3 and 5.4): to redirectUrl' })
   @ApiBadRequestResponse({ description: 'state invalid, expired, tampered or used; code refused' })
   async callback(
     @Param('provider') provider: string,
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
+    @Req() request: HttpRequest,
+    @Res({ passthrough: true }) response: HttpResponse,
+  ): Promise<HttpRedirectResponse> {
     const currentUrl = new URL(request.url, this.baseOf(request));
     const { session, refreshToken, redirectUrl } = await this.signIn.finishLogin(
       provider,
       currentUrl,
     );
-    setSessionCookies(reply, session);
-    if (refreshToken) setRefreshCookies(reply, provider, refreshToken);
-    await reply.redirect(redirectUrl, 302);
+    setSessionCookies(response, session);
+    if (refreshToken) setRefreshCookies(response, provider, refreshToken);
+    return { url: redirectUrl, statusCode: HttpStatus.FOUND };
   }
 
   /** PUBLIC_URL, or the scheme and host the request came to (TRUST_PROXY decides). */
-  private baseOf(request: FastifyRequest): string {
+  private baseOf(request: HttpRequest): string {
     return this.publicUrl ?? `${request.protocol}://${request.host}`;
   }
 }
