@@ -2,7 +2,14 @@ import request from 'supertest';
 import { sha256 } from '../src/common/secrets';
 import { freePort } from './helpers/free-port';
 import { AUDIENCE, Browser, CLIENT_ID, CLIENT_SECRET, TestProvider } from './helpers/oidc-provider';
-import { createSecondTestApp, createTestApp, TestApp } from './helpers/test-app';
+import { DeafeningProxy } from './helpers/deafening-proxy';
+import {
+  apiKeyUser,
+  createSecondTestApp,
+  createTestApp,
+  sessionOfNewUser,
+  TestApp,
+} from './helpers/test-app';
 
 const AFTER_LOGIN = 'http://127.0.0.1:9/after-login';
 
@@ -373,6 +380,36 @@ describe('OpenID Connect and OAuth 2.0', () => {
           .expect(200);
       } finally {
         await app.close();
+      }
+    });
+
+    it('are a 503, not a 401, while the database cannot be reached, as API keys and sessions are', async () => {
+      const proxy = await DeafeningProxy.start(process.env.ATRIUM_TEST_DATABASE_URL!);
+      const app = await createSecondTestApp(
+        { OIDC_PROVIDERS: JSON.stringify([providerEntry()]) },
+        proxy.url,
+      );
+      try {
+        // Made through the first app: the same database, and this app's first sight of them.
+        const { key } = await apiKeyUser(t);
+        const session = await sessionOfNewUser(t);
+        // A token this app has never seen: its user is looked up, not taken from the cache.
+        const tokens = await provider.tokensFor('ivan');
+        await proxy.close();
+        for (const credentials of [
+          { Authorization: `Bearer ${tokens.access_token}` },
+          { 'X-API-Key': key },
+          { Cookie: session.cookie },
+        ]) {
+          const { status, body } = await request(app.http).get('/auth/api-keys').set(credentials);
+          expect({ status, body }).toEqual({
+            status: 503,
+            body: { detail: expect.stringMatching(/^The database cannot be reached/) },
+          });
+        }
+      } finally {
+        await app.close();
+        await proxy.close();
       }
     });
 

@@ -1,5 +1,5 @@
 import { BadRequestException, Injectable, UnauthorizedException } from '@nestjs/common';
-import type { HttpRequest, HttpResponse } from '../http/http.types';
+import type { HttpRequest } from '../http/http.types';
 import { Identity } from '../common/identity';
 import { ChangePasswordDto } from './dto/change-password.dto';
 import { LoginDto } from './dto/login.dto';

@@ -78,7 +78,10 @@ export class AuthenticationGuard extends AuthGuard() {
     info: unknown,
     context: ExecutionContext,
   ): TUser {
-    if (error) throw error instanceof Error ? error : new Error(JSON.stringify(error));
+    // An error of another realm (Node's own, under a test's VM) keeps its code, which
+    // tells an outage from a fault.
+    if (error)
+      throw error instanceof Error ? error : Object.assign(new Error(JSON.stringify(error)), error);
     if (user) {
       if (isCookies(info)) this.sendCookies(info, context.switchToHttp().getResponse());
       return user;

@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, ForbiddenException, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { HttpRequest, HttpResponse } from '../http/http.types';
+import type { HttpRequest } from '../http/http.types';
 import { Environment } from '../config/environment';
 
 /**

@@ -8,6 +8,7 @@ import {
   NotFoundException,
 } from '@nestjs/common';
 import { AbstractHttpAdapter } from '@nestjs/core';
+import { isConnectionFailure } from '../database/typeorm-logger';
 import { parserRefusal } from '../http/framework-errors';
 import { HttpRequest, HttpResponse, nodeResponseOf } from '../http/http.types';
 
@@ -18,6 +19,8 @@ import { HttpRequest, HttpResponse, nodeResponseOf } from '../http/http.types';
  * that the log line carries, never a stack. Written through Nest's adapter: the same on
  * Express and Fastify.
  */
+const RETRY_AFTER_OUTAGE_SECONDS = 5;
+
 @Catch()
 export class HttpExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('HttpExceptionFilter');
@@ -60,6 +63,14 @@ export class HttpExceptionFilter implements ExceptionFilter {
     }
     const requestId = String(request.id ?? '');
     this.logger.error({ err: exception, requestId }, 'Unhandled error');
+    if (isConnectionFailure(exception) || isConnectionFailure(driverErrorOf(exception))) {
+      // An outage, not a fault of the request: the client may try again.
+      return {
+        status: HttpStatus.SERVICE_UNAVAILABLE,
+        body: { detail: `The database cannot be reached (request id ${requestId}): try again` },
+        headers: { 'Retry-After': String(RETRY_AFTER_OUTAGE_SECONDS) },
+      };
+    }
     return {
       status: HttpStatus.INTERNAL_SERVER_ERROR,
       body: { detail: `Internal server error (request id ${requestId})` },
@@ -71,8 +82,15 @@ export class HttpExceptionFilter implements ExceptionFilter {
   private isUnknownRoute(exception: unknown, request: HttpRequest): boolean {
     const method = this.adapter.getRequestMethod(request) as string;
     const url = this.adapter.getRequestUrl(request) as string;
-    return exception instanceof NotFoundException && exception.message === `Cannot ${method} ${url}`;
+    return (
+      exception instanceof NotFoundException && exception.message === `Cannot ${method} ${url}`
+    );
   }
+}
+
+/** TypeORM wraps the driver's error; a pool that cannot connect throws it bare. */
+function driverErrorOf(exception: unknown): unknown {
+  return (exception as { driverError?: unknown } | undefined)?.driverError;
 }
 
 function detailOf(response: object): string {

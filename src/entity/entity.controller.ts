@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { HttpRequest, HttpResponse } from '../http/http.types';
+import type { HttpResponse } from '../http/http.types';
 import { ParseKeyPipe } from '../common/parse-key.pipe';
 import { RequireContentType } from '../common/content-type.guard';
 import { AssignOwnerDto } from './dto/assign-owner.dto';

@@ -27,7 +27,9 @@ export const expressPlatform: HttpPlatform = {
 
   configure(app: INestApplication, env: Environment): void {
     const expressApp = app as NestExpressApplication;
-    (app.getHttpServer() as Server).removeAllListeners('clientError').on('clientError', onClientError);
+    (app.getHttpServer() as Server)
+      .removeAllListeners('clientError')
+      .on('clientError', onClientError);
     const securityHeaders = helmetHeaders();
     expressApp.use((request: Request, response: Response, next: NextFunction) => {
       response.setHeaders(new Map(Object.entries(securityHeaders)));

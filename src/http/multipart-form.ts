@@ -52,21 +52,30 @@ export async function* formParts(
     push(error);
   };
   const tooMany = (what: string) => () =>
-    fail(new HttpException({ detail: `The form has too many ${what}` }, HttpStatus.PAYLOAD_TOO_LARGE));
-
-  parser.on('field', (fieldname: string, value: string) => push({ type: 'field', fieldname, value }));
-  parser.on('file', (fieldname: string, file: Readable, filename: string, _e: string, mimetype: string) => {
-    current = file;
-    // busboy emits a failed body's error on the file too, read or not: the reader sees it
-    // through `fail`, which destroys the file with it.
-    file.on('error', () => undefined);
-    file.once('limit', () =>
-      file.destroy(
-        new PayloadTooLargeException(`The file is larger than this server accepts (${limits.fileSize} bytes)`),
-      ),
+    fail(
+      new HttpException({ detail: `The form has too many ${what}` }, HttpStatus.PAYLOAD_TOO_LARGE),
     );
-    push({ type: 'file', fieldname, filename, mimetype, file });
-  });
+
+  parser.on('field', (fieldname: string, value: string) =>
+    push({ type: 'field', fieldname, value }),
+  );
+  parser.on(
+    'file',
+    (fieldname: string, file: Readable, filename: string, _e: string, mimetype: string) => {
+      current = file;
+      // busboy emits a failed body's error on the file too, read or not: the reader sees it
+      // through `fail`, which destroys the file with it.
+      file.on('error', () => undefined);
+      file.once('limit', () =>
+        file.destroy(
+          new PayloadTooLargeException(
+            `The file is larger than this server accepts (${limits.fileSize} bytes)`,
+          ),
+        ),
+      );
+      push({ type: 'file', fieldname, filename, mimetype, file });
+    },
+  );
   parser.on('partsLimit', tooMany('parts'));
   parser.on('filesLimit', tooMany('files'));
   parser.on('fieldsLimit', tooMany('fields'));

@@ -165,11 +165,14 @@ export async function createOrganization(testApp: TestApp) {
  * its own module registry: passport keeps strategies in a process-wide registry, so two
  * apps sharing one would end up authenticating through whichever registered last.
  */
-export async function createSecondTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createSecondTestApp(
+  env: Record<string, string> = {},
+  databaseUrl?: string,
+): Promise<TestApp> {
   let created: Promise<TestApp> | undefined;
   await jest.isolateModulesAsync(async () => {
     const isolated = await import('./test-app');
-    created = isolated.createTestApp(env);
+    created = isolated.createTestApp(env, [], databaseUrl);
   });
   return created!;
 }
