@@ -1,0 +1,187 @@
+import { createHash } from 'node:crypto';
+import request from 'supertest';
+import { HTTP_PLATFORMS } from '../src/config/environment';
+import { TEST_ADMIN_PASSWORD } from './helpers/constants';
+import { apiKeyUser, createTestApp, TestApp } from './helpers/test-app';
+
+const FETCH_LIMIT = 300;
+const UPLOAD_LIMIT = 4096;
+
+/**
+ * The pieces each HTTP platform does its own way (src/http/), on both platforms in every
+ * run, whichever HTTP_PLATFORM the rest of the suite runs on: multipart uploads, the
+ * text/plain body and its own limit, range downloads, cookies, trust proxy, and what is
+ * refused before routing.
+ */
+describe.each(HTTP_PLATFORMS)('on %s', (platform) => {
+  let t: TestApp;
+  let key: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      HTTP_PLATFORM: platform,
+      TRUST_PROXY: '127.0.0.1',
+      FETCH_MAX_QUERY_BYTES: String(FETCH_LIMIT),
+      MAX_UPLOAD_BYTES: String(UPLOAD_LIMIT),
+    });
+    ({ key } = await apiKeyUser(t));
+  });
+  afterAll(() => t.close());
+
+  const upload = (bytes: Buffer) =>
+    request(t.http).post('/storage').set('X-API-Key', key).attach('file', bytes, 'data.bin');
+
+  it('runs on that platform', () => {
+    expect(t.app.getHttpAdapter().getType()).toBe(platform);
+  });
+
+  describe('multipart uploads', () => {
+    it('stores the streamed bytes of a file', async () => {
+      const bytes = Buffer.alloc(UPLOAD_LIMIT, 7);
+      const { body } = await upload(bytes).expect(201);
+      expect(body).toMatchObject({
+        name: 'data.bin',
+        size: UPLOAD_LIMIT,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+      });
+    });
+
+    it('answers 413 {detail} one byte over MAX_UPLOAD_BYTES', async () => {
+      const { body } = await upload(Buffer.alloc(UPLOAD_LIMIT + 1)).expect(413);
+      expect(body).toEqual({ detail: expect.stringMatching(/larger than this server accepts/) });
+    });
+
+    it('answers 400 to a form cut short', async () => {
+      const form =
+        '--XX\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\n' +
+        'Content-Type: application/octet-stream\r\n\r\nabc';
+      const { body } = await request(t.http)
+        .post('/storage')
+        .set('X-API-Key', key)
+        .set('Content-Type', 'multipart/form-data; boundary=XX')
+        .send(form)
+        .expect(400);
+      expect(body.detail).toMatch(/^The form could not be read as multipart\/form-data/);
+    });
+  });
+
+  describe('text/plain FETCH bodies', () => {
+    const fetch = (text: string) =>
+      request(t.http)
+        .post('/rest/fetch/parse')
+        .set('X-API-Key', key)
+        .set('Content-Type', 'text/plain')
+        .send(text);
+
+    it('reads the text up to FETCH_MAX_QUERY_BYTES, and answers 413 {detail} one byte over', async () => {
+      const query = 'FETCH account (name)';
+      const exact = `${query}${' '.repeat(FETCH_LIMIT - query.length)}`;
+      const { body } = await fetch(exact).expect(200);
+      expect(body.fetch[0].entity).toBe('account');
+      const over = await fetch(`${exact} `).expect(413);
+      expect(over.body).toEqual({ detail: expect.stringMatching(/too large/) });
+    });
+
+    it('holds JSON to BODY_LIMIT, not to the FETCH limit', async () => {
+      const { body } = await fetch('FETCH account (name)').expect(200);
+      const json = JSON.stringify(body) + ' '.repeat(FETCH_LIMIT);
+      await request(t.http)
+        .post('/rest/metadata/fetch')
+        .set('X-API-Key', key)
+        .set('Content-Type', 'application/json')
+        .send(json)
+        .expect(200);
+    });
+  });
+
+  it('answers a Range with 206 and those bytes, an unsatisfiable one with 416', async () => {
+    const { body: stored } = await upload(Buffer.from('0123456789')).expect(201);
+    const ranged = (range: string) =>
+      request(t.http)
+        .get(`/storage?id=${stored.id}`)
+        .set('X-API-Key', key)
+        .set('Range', range)
+        .buffer(true)
+        .parse((response, done) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => done(null, Buffer.concat(chunks)));
+        });
+    const partial = await ranged('bytes=2-4').expect(206);
+    expect(partial.headers['content-range']).toBe('bytes 2-4/10');
+    expect((partial.body as Buffer).toString()).toBe('234');
+    const refused = await ranged('bytes=40-50').expect(416);
+    expect(refused.headers['content-range']).toBe('bytes */10');
+  });
+
+  it('sets the three session cookies at login, and clears them at logout', async () => {
+    const login = await request(t.http)
+      .post('/auth')
+      .send({ user: 'admin', password: TEST_ADMIN_PASSWORD })
+      .expect(200);
+    const set = login.headers['set-cookie'] as unknown as string[];
+    expect(set.map((line) => line.split('=')[0]).sort()).toEqual([
+      'svc.rest.auth.token',
+      'svc.rest.csrf.token',
+      'svc.rest.locale',
+    ]);
+    expect(login.headers['x-csrf-token']).toEqual(expect.any(String));
+    const cookie = set.map((line) => line.split(';')[0]).join('; ');
+    const logout = await request(t.http).head('/auth?logout=1').set('Cookie', cookie).expect(200);
+    const cleared = logout.headers['set-cookie'] as unknown as string[];
+    expect(cleared).toHaveLength(3);
+    for (const line of cleared)
+      expect(line).toMatch(/=; Max-Age=0; Path=\/; Expires=Thu, 01 Jan 1970/);
+  });
+
+  it('takes the client address and scheme from a trusted proxy', async () => {
+    const { body } = await request(t.http)
+      .get('/auth')
+      .set('X-Forwarded-For', '203.0.113.9')
+      .set('X-Forwarded-Proto', 'https')
+      .expect(200);
+    expect(body).toMatchObject({ clientAdress: '203.0.113.9', isSecure: true });
+  });
+
+  it('sends the security headers and the request id on every answer, errors included', async () => {
+    for (const path of ['/auth', '/no/such/route']) {
+      const response = await request(t.http).get(path).set('X-Request-Id', 'trace-7');
+      expect(response.headers).toMatchObject({
+        'x-request-id': 'trace-7',
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': expect.stringContaining("default-src 'self'"),
+      });
+      expect(response.headers['x-powered-by']).toBeUndefined();
+    }
+  });
+
+  it('routes as the other platform does: exact case, no trailing slash, HEAD as GET', async () => {
+    await request(t.http).get('/AUTH').expect(404);
+    await request(t.http).get('/auth/').expect(404);
+    const head = await request(t.http).head('/rest/metadata/entity').set('X-API-Key', key);
+    expect(head.status).toBe(200);
+    expect(head.text).toBeUndefined();
+  });
+
+  it('refuses before routing in {detail}: a bad % escape (400), a path part over the limit (414)', async () => {
+    const bad = await request(t.http).get('/rest/entity/account/%zz').set('X-API-Key', key);
+    expect({ status: bad.status, body: bad.body }).toEqual({
+      status: 400,
+      body: { detail: expect.stringMatching(/not a valid URL/) },
+    });
+    const long = await request(t.http).get(`/rest/entity/account/${'1'.repeat(500)}`);
+    expect(long.status).toBe(414);
+    expect(long.body).toEqual({ detail: expect.any(String) });
+  });
+
+  it('answers an empty JSON body with 400, and malformed JSON with 400', async () => {
+    for (const body of ['', '{"user":']) {
+      const response = await request(t.http)
+        .post('/auth')
+        .set('Content-Type', 'application/json')
+        .send(body);
+      expect({ body, status: response.status }).toEqual({ body, status: 400 });
+      expect(response.body).toEqual({ detail: expect.any(String) });
+    }
+  });
+});
