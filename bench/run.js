@@ -5,9 +5,10 @@
  *
  *   1. CREATE DATABASE atrium_bench_<unique> on the embedded PostgreSQL server (started
  *      from the build as `npm start` runs it), or on the server of BENCH_DATABASE_URL
- *   2. start the app on it, log in as admin, create an API key; start the baseline
- *   3. per scenario (bench/scenarios.js): warm up, then autocannon against the app, then
- *      against the baseline, one at a time (never both under load together)
+ *   2. start the app on it once per HTTP platform (express and fastify, or HTTP_PLATFORM's
+ *      list), log in as admin, create an API key; start the baseline
+ *   3. per scenario (bench/scenarios.js): warm up, then autocannon against each app, then
+ *      against the baseline, one at a time (never two under load together)
  *   4. statements per request: app and baseline restarted behind a counting PostgreSQL
  *      proxy (bench/pg-proxy.js), N sequential requests per scenario; transactions are
  *      cross-checked with pg_stat_database.xact_commit (backends terminated to flush it)
@@ -18,7 +19,9 @@
  * BENCH_WARMUP (s, 3), BENCH_COUNT_REQUESTS (200), BENCH_ROUNDS (3: app and baseline take
  * turns, and each figure is the median of the rounds, so one slow moment of a shared
  * machine does not decide a ratio),
- * BENCH_ONLY (run the scenarios whose name contains this text).
+ * BENCH_ONLY (run the scenarios whose name contains this text), HTTP_PLATFORM (the
+ * platforms to run the app on, comma-separated: express,fastify). Statements are counted
+ * on the first platform only: the SQL does not depend on it.
  */
 const { mkdirSync, writeFileSync } = require('node:fs');
 const os = require('node:os');
@@ -48,6 +51,7 @@ const SETTINGS = {
   warmup: number('BENCH_WARMUP', 3),
   countRequests: number('BENCH_COUNT_REQUESTS', 200),
   rounds: number('BENCH_ROUNDS', 3),
+  platforms: (env.HTTP_PLATFORM ?? 'express,fastify').split(',').map((p) => p.trim()),
 };
 /**
  * Everything both servers read, pinned so a developer's .env cannot skew the comparison
@@ -339,37 +343,45 @@ function report(results) {
   const ms = (value) => `${value}`;
   console.log(
     `\nThroughput: ${SETTINGS.connections} connections, ${SETTINGS.duration} s per run after ` +
-      `${SETTINGS.warmup} s warm-up, median of ${SETTINGS.rounds} rounds (latency in ms; the ` +
-      `ratios of every round last)\n`,
+      `${SETTINGS.warmup} s warm-up, median of ${SETTINGS.rounds} rounds (latency in ms)\n`,
   );
+  const platforms = SETTINGS.platforms;
   console.log(
     table([
       [
         'scenario',
-        'app req/s',
-        'p50',
-        'p99',
+        ...platforms.flatMap((p) => [`${p} req/s`, 'p50', 'p99']),
         'baseline req/s',
         'p50',
         'p99',
-        'app/baseline',
-        'rounds',
+        ...platforms.map((p) => `${p}/baseline`),
       ],
       ...results.scenarios.map((s) => [
         s.name,
-        fmt(s.app.requestsPerSecond),
-        ms(s.app.latencyMs.p50),
-        ms(s.app.latencyMs.p99),
+        ...platforms.flatMap((p) => {
+          const { app } = s.platforms[p];
+          return [fmt(app.requestsPerSecond), ms(app.latencyMs.p50), ms(app.latencyMs.p99)];
+        }),
         fmt(s.baseline.requestsPerSecond),
         ms(s.baseline.latencyMs.p50),
         ms(s.baseline.latencyMs.p99),
-        s.ratio.toFixed(2),
-        s.rounds.map((ratio) => ratio.toFixed(2)).join(' '),
+        ...platforms.map((p) => s.platforms[p].ratio.toFixed(2)),
+      ]),
+    ]),
+  );
+  console.log("\nEvery round's ratio, per platform\n");
+  console.log(
+    table([
+      ['scenario', ...platforms],
+      ...results.scenarios.map((s) => [
+        s.name,
+        ...platforms.map((p) => s.platforms[p].rounds.map((ratio) => ratio.toFixed(2)).join(' ')),
       ]),
     ]),
   );
   console.log(
-    `\nDatabase work: ${SETTINGS.countRequests} sequential requests through a counting proxy\n`,
+    `\nDatabase work: ${SETTINGS.countRequests} sequential requests through a counting proxy ` +
+      `(the app on ${platforms[0]})\n`,
   );
   const per = (value) => (value === undefined ? '-' : value.toFixed(3));
   const xacts = (counted) =>
@@ -445,6 +457,7 @@ async function main() {
       warmup: SETTINGS.warmup,
       countRequests: SETTINGS.countRequests,
       rounds: SETTINGS.rounds,
+      platforms: SETTINGS.platforms,
       node: process.version,
       cpus: os.cpus().length,
       cpuModel: os.cpus()[0]?.model,
@@ -458,9 +471,16 @@ async function main() {
   const dbUrl = await databaseUrl(databaseName);
   const serverEnv = (url) => ({ ...SERVER_ENV, DATABASE_URL: url });
 
-  const app = await startServer('app', 'dist/src/main.js', serverEnv(dbUrl));
-  log(`app up on ${app.base}`);
-  const ctx = await signIn(app);
+  const apps = [];
+  for (const platform of SETTINGS.platforms) {
+    const server = await startServer(`app (${platform})`, 'dist/src/main.js', {
+      ...serverEnv(dbUrl),
+      HTTP_PLATFORM: platform,
+    });
+    log(`app on ${platform} up on ${server.base}`);
+    apps.push({ platform, server });
+  }
+  const ctx = await signIn(apps[0].server);
   for (const scenario of scenarios) if (scenario.setup) await scenario.setup(ctx);
   const baseline = await startServer(
     'baseline',
@@ -468,26 +488,36 @@ async function main() {
     serverEnv(dbUrl),
   );
   log(`baseline up on ${baseline.base}`);
-  await checkResponses(scenarios, ctx, app, baseline);
+  for (const { server } of apps) await checkResponses(scenarios, ctx, server, baseline);
 
   for (const scenario of scenarios) {
     const rounds = [];
     for (let round = 0; round < SETTINGS.rounds; round++) {
-      const appRun = await load(app, scenario, ctx);
-      const baselineRun = await load(baseline, scenario, ctx);
-      rounds.push({ app: appRun, baseline: baselineRun });
+      const runs = {};
+      for (const { platform, server } of apps) runs[platform] = await load(server, scenario, ctx);
+      rounds.push({ apps: runs, baseline: await load(baseline, scenario, ctx) });
     }
-    const ratios = rounds.map((r) => r.app.requestsPerSecond / r.baseline.requestsPerSecond);
+    const platforms = {};
+    for (const { platform } of apps) {
+      const ratios = rounds.map(
+        (r) => r.apps[platform].requestsPerSecond / r.baseline.requestsPerSecond,
+      );
+      platforms[platform] = {
+        app: medianRun(rounds.map((r) => r.apps[platform])),
+        ratio: median(ratios),
+        rounds: ratios,
+      };
+    }
     results.scenarios.push({
       name: scenario.name,
       request: { method: scenario.method, path: resolve(scenario.path, ctx) },
-      app: medianRun(rounds.map((r) => r.app)),
+      platforms,
+      // The first platform's, which the statement counts below are also made on.
+      ...platforms[apps[0].platform],
       baseline: medianRun(rounds.map((r) => r.baseline)),
-      ratio: median(ratios),
-      rounds: ratios,
     });
   }
-  await stopServer(app);
+  for (const { server } of apps) await stopServer(server);
   await stopServer(baseline);
 
   // Statements per request: each server again, now behind the counting proxy.
@@ -499,7 +529,10 @@ async function main() {
     ['app', 'dist/src/main.js'],
     ['baseline', path.join(__dirname, 'baseline.js')],
   ]) {
-    const server = await startServer(`${label} (counted)`, script, serverEnv(proxiedUrl));
+    const server = await startServer(`${label} (counted)`, script, {
+      ...serverEnv(proxiedUrl),
+      HTTP_PLATFORM: apps[0].platform,
+    });
     for (const [index, scenario] of scenarios.entries()) {
       const counted = await countStatements(server, scenario, ctx);
       results.scenarios[index].statements ??= {};
