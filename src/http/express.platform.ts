@@ -30,9 +30,9 @@ export const expressPlatform: HttpPlatform = {
     (app.getHttpServer() as Server)
       .removeAllListeners('clientError')
       .on('clientError', onClientError);
-    const securityHeaders = helmetHeaders();
+    const securityHeaders = new Map(Object.entries(helmetHeaders()));
     expressApp.use((request: Request, response: Response, next: NextFunction) => {
-      response.setHeaders(new Map(Object.entries(securityHeaders)));
+      response.setHeaders(securityHeaders);
       response.setHeader('X-Request-Id', requestId(request));
       next();
     });
