@@ -14,6 +14,7 @@ import { entityClasses } from './database/entity-classes';
 import { DemoModule } from './demo/demo.module';
 import { EntityModule } from './entity/entity.module';
 import { FetchModule } from './fetch/fetch.module';
+import { ConsoleModule } from './console/console.module';
 import { HealthModule } from './health/health.module';
 import { MetadataModule } from './metadata/metadata.module';
 import { StorageModule } from './storage/storage.module';
@@ -83,6 +84,7 @@ export class AppModule {
         AuthModule,
         DemoModule,
         HealthModule,
+        ConsoleModule,
         WorkflowModule,
         StorageModule,
         MetadataModule,

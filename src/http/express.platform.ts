@@ -4,6 +4,7 @@ import express, { NextFunction, Request, Response } from 'express';
 import { Server } from 'node:http';
 import { Environment } from '../config/environment';
 import { openRequestContext } from '../common/request-context';
+import { CONSOLE_DIST, CONSOLE_PATH } from '../console/console.controller';
 import { onClientError, refuseEmptyJson, refuseUnroutablePath } from './framework-errors';
 import { helmetHeaders, HttpPlatform, requestId, trustProxyOf } from './http-platform';
 
@@ -44,5 +45,6 @@ export const expressPlatform: HttpPlatform = {
     expressApp.useBodyParser('text', { limit: env.FETCH_MAX_QUERY_BYTES, type: 'text/plain' });
     // After the parsers: a body read by stream events would otherwise leave the context.
     expressApp.use(openRequestContext);
+    expressApp.useStaticAssets(CONSOLE_DIST, { prefix: CONSOLE_PATH });
   },
 };

@@ -2,6 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Environment } from '../config/environment';
 import { openRequestContext } from '../common/request-context';
+import { CONSOLE_DIST, CONSOLE_PATH } from '../console/console.controller';
 import { onClientError, onFastifyRefusal } from './framework-errors';
 import { bytesOf, helmetHeaders, HttpPlatform, requestId, trustProxyOf } from './http-platform';
 
@@ -42,6 +43,7 @@ export const fastifyPlatform: HttpPlatform = {
     );
     // Left unread: the upload streams it through busboy (multipart-form.ts).
     fastify.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
+    (app as NestFastifyApplication).useStaticAssets({ root: CONSOLE_DIST, prefix: CONSOLE_PATH });
   },
 
   async ready(app: INestApplication): Promise<void> {

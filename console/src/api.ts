@@ -1,0 +1,83 @@
+/**
+ * Atrium's public HTTP API as a browser front end uses it: the session cookie (sent by
+ * the browser, never readable here) and the X-CSRF-Token header on every write.
+ */
+
+const CSRF_KEY = 'atrium.csrf';
+
+export interface ServerInfo {
+  name: string;
+  version: string;
+  userName?: string;
+  userFullName?: string;
+}
+
+export interface PropertyInfo {
+  name: string;
+  label: string;
+  type: string;
+  system: boolean;
+  writeOnly?: true;
+}
+
+export interface EntityTypeInfo {
+  name: string;
+  label: string;
+  /** Set on child types: they are edited inside their parent. */
+  parent?: string;
+  properties: PropertyInfo[];
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+async function call(path: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  const csrf = sessionStorage.getItem(CSRF_KEY);
+  if (csrf && init.method && init.method !== 'GET') headers.set('X-CSRF-Token', csrf);
+  const response = await fetch(path, { ...init, headers, credentials: 'same-origin' });
+  if (!response.ok) {
+    const body = (await response.json().catch(() => ({}))) as { detail?: string };
+    throw new ApiError(response.status, body.detail ?? response.statusText);
+  }
+  return response;
+}
+
+export async function serverInfo(): Promise<ServerInfo> {
+  return (await call('/auth')).json() as Promise<ServerInfo>;
+}
+
+export async function signIn(user: string, password: string): Promise<ServerInfo> {
+  const response = await call('/auth', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ user, password }),
+  });
+  const csrf = response.headers.get('X-CSRF-Token');
+  if (csrf) sessionStorage.setItem(CSRF_KEY, csrf);
+  return response.json() as Promise<ServerInfo>;
+}
+
+export async function signOut(): Promise<void> {
+  await call('/auth?logout=1', { method: 'HEAD' });
+  sessionStorage.removeItem(CSRF_KEY);
+}
+
+export async function entityTypes(): Promise<EntityTypeInfo[]> {
+  return (await call('/rest/metadata/entity')).json() as Promise<EntityTypeInfo[]>;
+}
+
+export async function runFetch(query: string): Promise<Record<string, unknown>[]> {
+  const response = await call('/rest/fetch', {
+    method: 'POST',
+    headers: { 'Content-Type': 'text/plain' },
+    body: query,
+  });
+  return response.json() as Promise<Record<string, unknown>[]>;
+}
