@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { AddressInfo } from 'node:net';
 import { Browser, chromium, Page } from 'playwright-core';
 import request from 'supertest';
 import { TEST_ADMIN_PASSWORD } from './helpers/constants';
-import { createTestApp, TestApp } from './helpers/test-app';
+import { createTestApp, seedAdmin, TestApp } from './helpers/test-app';
 
 /** Debian's Chromium (.ci/run installs it when missing). */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -70,6 +71,55 @@ describe('the console', () => {
     await page.reload();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
+  });
+
+  const signIn = async () => {
+    await page.goto(`${base}/console/`);
+    await page.getByLabel('User').fill('admin');
+    await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  };
+  const open = (label: string) =>
+    page.getByRole('navigation').getByRole('link', { name: label, exact: true }).click();
+  const bodyRows = () => page.getByRole('table').locator('tbody tr');
+
+  it('filters a list, sorts it by a column both ways, and says how many records match', async () => {
+    const { key } = await seedAdmin(t);
+    const prefix = `Console ${randomUUID()}`;
+    for (const suffix of ['B', 'A']) {
+      await request(t.http)
+        .post('/rest/entity/account')
+        .set('X-API-Key', key)
+        .send({ properties: { name: `${prefix} ${suffix}` } })
+        .expect(200);
+    }
+    await signIn();
+    await open('Customer account');
+    await page.getByRole('searchbox', { name: 'Filter' }).fill(prefix);
+    await page.getByRole('searchbox', { name: 'Filter' }).press('Enter');
+    await page.getByText('2 records').waitFor();
+    const names = () => bodyRows().locator('td:nth-child(2)').allTextContents();
+    // Newest first until a column is chosen.
+    await expect(names()).resolves.toEqual([`${prefix} A`, `${prefix} B`]);
+    const header = page.getByRole('columnheader', { name: 'Name', exact: true });
+    await header.getByRole('button').click();
+    await page.locator('th[aria-sort="ascending"]').waitFor();
+    await expect(names()).resolves.toEqual([`${prefix} A`, `${prefix} B`]);
+    await header.getByRole('button').click();
+    await page.locator('th[aria-sort="descending"]').waitFor();
+    await expect(names()).resolves.toEqual([`${prefix} B`, `${prefix} A`]);
+  });
+
+  it('pages a long list by keyset with "Load more"', async () => {
+    await signIn();
+    await open('Invoice');
+    await page.getByText(/^\d+ records$/).waitFor();
+    await expect(bodyRows().count()).resolves.toBe(50);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await bodyRows().nth(99).waitFor();
+    const keys = await bodyRows().locator('td:first-child').allTextContents();
+    expect(new Set(keys).size).toBe(100);
+    expect(keys.map(Number)).toEqual([...keys.map(Number)].sort((a, b) => b - a));
   });
 
   it('says why a sign-in was refused', async () => {

@@ -1,33 +1,79 @@
-import { useEffect, useState } from 'react';
+import { FormEvent, useEffect, useState } from 'react';
 import { ApiError, EntityTypeInfo, runFetch } from './api';
-import { listQuery, visibleColumns } from './queries';
+import { ListOptions, listQuery, visibleColumns } from './queries';
 
-/** The first page of a type's records, fetched with FETCH, as a table. */
+interface Listed {
+  rows: Record<string, unknown>[];
+  next?: string;
+  total?: string;
+}
+
+/**
+ * A type's records through FETCH, as a table: sortable columns, a filter, the total
+ * (X-Total-Count) and "Load more" pages by keyset (X-Fetch-Next).
+ */
 export function RecordList({ type }: { type: EntityTypeInfo }) {
-  const [rows, setRows] = useState<Record<string, unknown>[] | undefined>();
+  const [options, setOptions] = useState<ListOptions>({});
+  const [listed, setListed] = useState<Listed | undefined>();
   const [error, setError] = useState<string | undefined>();
   const columns = visibleColumns(type);
+  const query = listQuery(type, options);
+
   useEffect(() => {
-    runFetch(listQuery(type))
-      .then(setRows)
+    setError(undefined);
+    runFetch(query, { count: true })
+      .then(setListed)
       .catch((e: ApiError) => setError(e.message));
-  }, [type]);
+  }, [query]);
+
+  const loadMore = () => {
+    if (!listed?.next) return;
+    runFetch(query, { cursor: listed.next })
+      .then((page) =>
+        setListed({ ...listed, rows: [...listed.rows, ...page.rows], next: page.next }),
+      )
+      .catch((e: ApiError) => setError(e.message));
+  };
+  const sortBy = (column: string) => {
+    const ascending = options.sort?.column === column ? !options.sort.ascending : true;
+    setOptions({ ...options, sort: { column, ascending } });
+  };
+  const filter = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setOptions({ ...options, filter: String(new FormData(event.currentTarget).get('filter')) });
+  };
+
   return (
     <section>
       <h2>{type.label}</h2>
+      <form role="search" onSubmit={filter}>
+        <label>
+          Filter <input name="filter" type="search" />
+        </label>
+      </form>
       {error && <p role="alert">{error}</p>}
+      {listed?.total !== undefined && <p>{listed.total} records</p>}
       <table>
         <thead>
           <tr>
-            {columns.map((column) => (
-              <th key={column.name} scope="col">
-                {column.label}
-              </th>
-            ))}
+            {columns.map((column) => {
+              const sorted = options.sort?.column === column.name ? options.sort : undefined;
+              return (
+                <th
+                  key={column.name}
+                  scope="col"
+                  aria-sort={sorted ? (sorted.ascending ? 'ascending' : 'descending') : 'none'}
+                >
+                  <button type="button" onClick={() => sortBy(column.name)}>
+                    {column.label}
+                  </button>
+                </th>
+              );
+            })}
           </tr>
         </thead>
         <tbody>
-          {rows?.map((row, index) => (
+          {listed?.rows.map((row, index) => (
             <tr key={String(row.key ?? index)}>
               {columns.map((column) => (
                 <td key={column.name}>{formatValue(row[column.name])}</td>
@@ -36,6 +82,11 @@ export function RecordList({ type }: { type: EntityTypeInfo }) {
           ))}
         </tbody>
       </table>
+      {listed?.next && (
+        <button type="button" onClick={loadMore}>
+          Load more
+        </button>
+      )}
     </section>
   );
 }

@@ -17,6 +17,7 @@ export interface PropertyInfo {
   label: string;
   type: string;
   system: boolean;
+  enum?: string[];
   writeOnly?: true;
 }
 
@@ -73,11 +74,26 @@ export async function entityTypes(): Promise<EntityTypeInfo[]> {
   return (await call('/rest/metadata/entity')).json() as Promise<EntityTypeInfo[]>;
 }
 
-export async function runFetch(query: string): Promise<Record<string, unknown>[]> {
-  const response = await call('/rest/fetch', {
-    method: 'POST',
-    headers: { 'Content-Type': 'text/plain' },
-    body: query,
-  });
-  return response.json() as Promise<Record<string, unknown>[]>;
+export interface FetchPage {
+  rows: Record<string, unknown>[];
+  /** X-Fetch-Next: the cursor of the page after, when there may be one. */
+  next?: string;
+  /** X-Total-Count, when asked for. */
+  total?: string;
+}
+
+/** POST /rest/fetch: a page of the query, after `cursor`, with the total when `count`. */
+export async function runFetch(
+  query: string,
+  options: { cursor?: string; count?: boolean } = {},
+): Promise<FetchPage> {
+  const headers: Record<string, string> = { 'Content-Type': 'text/plain' };
+  if (options.cursor) headers['X-Fetch-Cursor'] = options.cursor;
+  if (options.count) headers['X-Fetch-Count'] = 'true';
+  const response = await call('/rest/fetch', { method: 'POST', headers, body: query });
+  return {
+    rows: (await response.json()) as Record<string, unknown>[],
+    next: response.headers.get('X-Fetch-Next') ?? undefined,
+    total: response.headers.get('X-Total-Count') ?? undefined,
+  };
 }
