@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { AddressInfo } from 'node:net';
 import { Browser, chromium, Page } from 'playwright-core';
 import request from 'supertest';
@@ -39,6 +42,17 @@ describe('the console', () => {
     expect(response.headers['content-security-policy']).toMatch(/default-src 'self'/);
     expect(response.headers['content-security-policy']).toMatch(/script-src 'self'(;|$)/);
     expect(response.text).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
+  });
+
+  it('keeps its JavaScript under 400 KB gzip in all', () => {
+    const assets = join(__dirname, '..', 'console', 'dist', 'assets');
+    const scripts = readdirSync(assets).filter((name) => name.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(0);
+    const gzipped = scripts.reduce(
+      (sum, name) => sum + gzipSync(readFileSync(join(assets, name))).length,
+      0,
+    );
+    expect(gzipped).toBeLessThan(400 * 1024);
   });
 
   it('signs in, shows the user and a link per entity type, lists records, and signs out', async () => {
@@ -120,6 +134,45 @@ describe('the console', () => {
     const keys = await bodyRows().locator('td:first-child').allTextContents();
     expect(new Set(keys).size).toBe(100);
     expect(keys.map(Number)).toEqual([...keys.map(Number)].sort((a, b) => b - a));
+  });
+
+  it('marks a FETCH error where it is as one types, runs a query, pages it and shows its tree', async () => {
+    await signIn();
+    await open('FETCH');
+    const editor = page.getByRole('textbox', { name: 'FETCH query' });
+    const typeQuery = async (text: string) => {
+      await editor.click();
+      await page.keyboard.press('ControlOrMeta+a');
+      await page.keyboard.press('Delete');
+      await page.keyboard.type(text);
+    };
+    await typeQuery('FETCH invoice (number total)');
+    await page.locator('.cm-lint-marker-error').waitFor();
+    await page.locator('.cm-lintRange-error').hover();
+    await expect(page.locator('.cm-tooltip-lint').textContent()).resolves.toMatch(
+      /line 1, column 23|total/,
+    );
+
+    await typeQuery('FETCH invoice (key, number, total) ORDER BY key ASC LIMIT 10');
+    await page.locator('.cm-lint-marker-error').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.getByText(/^10 rows, \d+ in all/).waitFor();
+    await expect(page.getByRole('columnheader').allTextContents()).resolves.toEqual([
+      'key',
+      'number',
+      'total',
+    ]);
+    const firstKey = () => bodyRows().first().locator('td').first().textContent();
+    const before = Number(await firstKey());
+    const lastBefore = Number(await bodyRows().last().locator('td').first().textContent());
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.waitForFunction(
+      `document.querySelector('tbody tr td')?.textContent !== '${before}'`,
+    );
+    expect(Number(await firstKey())).toBeGreaterThan(lastBefore);
+    await expect(bodyRows().count()).resolves.toBe(10);
+    const tree = await page.getByRole('complementary', { name: 'Parsed tree' }).textContent();
+    expect(JSON.parse(tree!)).toMatchObject({ entity: 'invoice', limit: 10 });
   });
 
   it('says why a sign-in was refused', async () => {

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { ApiError, entityTypes, EntityTypeInfo, serverInfo, ServerInfo, signOut } from './api';
+import { FetchPlayground } from './FetchPlayground';
 import { RecordList } from './RecordList';
 import { SignIn } from './SignIn';
 
@@ -54,6 +55,7 @@ function Shell({ info, onSignedOut }: { info: ServerInfo; onSignedOut: () => voi
       <main>
         {error && <p role="alert">{error}</p>}
         {current && <RecordList key={current.name} type={current} />}
+        {screen === 'FETCH' && <FetchPlayground />}
       </main>
     </div>
   );

@@ -67,6 +67,8 @@ export function RecordList({ type }: { type: EntityTypeInfo }) {
                   <button type="button" onClick={() => sortBy(column.name)}>
                     {column.label}
                   </button>
+                  {/* Seen, not read: aria-sort says the order to assistive technology. */}
+                  {sorted && <span aria-hidden="true">{sorted.ascending ? ' ▲' : ' ▼'}</span>}
                 </th>
               );
             })}

@@ -38,11 +38,17 @@ export class ApiError extends Error {
   }
 }
 
-async function call(path: string, init: RequestInit = {}): Promise<Response> {
+/** A request of the API: the CSRF header on every write, the session cookie by the browser. */
+function send(path: string, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   const csrf = sessionStorage.getItem(CSRF_KEY);
   if (csrf && init.method && init.method !== 'GET') headers.set('X-CSRF-Token', csrf);
-  const response = await fetch(path, { ...init, headers, credentials: 'same-origin' });
+  return fetch(path, { ...init, headers, credentials: 'same-origin' });
+}
+
+/** As send; an error status becomes an ApiError with the server's detail. */
+async function call(path: string, init: RequestInit = {}): Promise<Response> {
+  const response = await send(path, init);
   if (!response.ok) {
     const body = (await response.json().catch(() => ({}))) as { detail?: string };
     throw new ApiError(response.status, body.detail ?? response.statusText);
@@ -74,12 +80,50 @@ export async function entityTypes(): Promise<EntityTypeInfo[]> {
   return (await call('/rest/metadata/entity')).json() as Promise<EntityTypeInfo[]>;
 }
 
+export interface FetchColumn {
+  name: string;
+  type: string;
+  nullable: boolean;
+}
+
+/** A FETCH text the server refuses: where, and why. */
+export interface FetchProblem {
+  detail: string;
+  line?: number;
+  column?: number;
+}
+
+/** POST /rest/fetch/parse: the tree, or the problem at its line and column. */
+export async function parseFetch(
+  query: string,
+): Promise<{ tree?: unknown; problem?: FetchProblem }> {
+  const response = await send('/rest/fetch/parse', {
+    method: 'POST',
+    headers: { 'Content-Type': 'text/plain' },
+    body: query,
+  });
+  const body = (await response.json()) as FetchProblem & { fetch?: unknown[] };
+  return response.ok ? { tree: body.fetch?.[0] } : { problem: body };
+}
+
+/** POST /rest/metadata/fetch: the columns the query would answer. */
+export async function fetchColumns(query: string): Promise<FetchColumn[]> {
+  const response = await call('/rest/metadata/fetch', {
+    method: 'POST',
+    headers: { 'Content-Type': 'text/plain' },
+    body: query,
+  });
+  return ((await response.json()) as { columns: FetchColumn[] }).columns;
+}
+
 export interface FetchPage {
   rows: Record<string, unknown>[];
   /** X-Fetch-Next: the cursor of the page after, when there may be one. */
   next?: string;
   /** X-Total-Count, when asked for. */
   total?: string;
+  /** Server-Timing, as the server wrote it. */
+  timing?: string;
 }
 
 /** POST /rest/fetch: a page of the query, after `cursor`, with the total when `count`. */
@@ -95,5 +139,6 @@ export async function runFetch(
     rows: (await response.json()) as Record<string, unknown>[],
     next: response.headers.get('X-Fetch-Next') ?? undefined,
     total: response.headers.get('X-Total-Count') ?? undefined,
+    timing: response.headers.get('Server-Timing') ?? undefined,
   };
 }

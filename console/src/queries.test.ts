@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EntityTypeInfo } from './api';
-import { fetchString, listQuery, visibleColumns } from './queries';
+import { curlOf, fetchString, listQuery, offsetOf, toCsv, visibleColumns } from './queries';
 
 const ACCOUNT: EntityTypeInfo = {
   name: 'account',
@@ -48,5 +48,35 @@ describe('the list query', () => {
 
   it('doubles quotes in string literals', () => {
     expect(fetchString("it's")).toBe("'it''s'");
+  });
+});
+
+describe('the playground helpers', () => {
+  it('turns the server line and column (code points, from 1) into a text offset', () => {
+    const text = 'FETCH a\n  (😀 name';
+    expect(offsetOf(text, 1, 1)).toBe(0);
+    expect(offsetOf(text, 2, 3)).toBe(10);
+    // The emoji is one column but two UTF-16 units.
+    expect(offsetOf(text, 2, 6)).toBe(14);
+    expect(text.slice(offsetOf(text, 2, 6))).toBe('name');
+  });
+
+  it('writes CSV with quotes only where a value needs them', () => {
+    expect(
+      toCsv(
+        ['a', 'b'],
+        [
+          { a: 'x, y', b: 'say "hi"' },
+          { a: null, b: 2 },
+        ],
+      ),
+    ).toBe('a,b\r\n"x, y","say ""hi"""\r\n,2');
+  });
+
+  it('writes curl with the query quoted for a shell', () => {
+    expect(curlOf('http://h', "FETCH a (n) WHERE n = 'x'")).toBe(
+      "curl -s http://h/rest/fetch -H 'X-API-Key: $ATRIUM_KEY' -H 'Content-Type: text/plain' " +
+        "--data-binary 'FETCH a (n) WHERE n = '\\''x'\\'''",
+    );
   });
 });

@@ -1,0 +1,157 @@
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+import { syntaxHighlighting, defaultHighlightStyle } from '@codemirror/language';
+import { Diagnostic, linter, lintGutter } from '@codemirror/lint';
+import { EditorView, keymap, lineNumbers } from '@codemirror/view';
+import { useEffect, useRef, useState } from 'react';
+import { ApiError, FetchColumn, fetchColumns, FetchPage, parseFetch, runFetch } from './api';
+import { fetchLanguage } from './fetch-language';
+import { curlOf, offsetOf, toCsv } from './queries';
+
+const EXAMPLE = 'FETCH account (name, country) ORDER BY name ASC LIMIT 20';
+
+/** The server's parse of the text, as the editor's diagnostics, while one types. */
+const serverLinter = linter(
+  async (view): Promise<Diagnostic[]> => {
+    const text = view.state.doc.toString();
+    if (!text.trim()) return [];
+    const { problem } = await parseFetch(text);
+    if (!problem) return [];
+    const from = problem.line ? offsetOf(text, problem.line, problem.column ?? 1) : 0;
+    const to = Math.min(text.length, from + 1);
+    return [{ from: Math.min(from, text.length), to, severity: 'error', message: problem.detail }];
+  },
+  { delay: 300 },
+);
+
+interface Result extends FetchPage {
+  query: string;
+  columns: FetchColumn[];
+}
+
+/** The FETCH playground: an editor checked by the server, run, and the rows. */
+export function FetchPlayground() {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView>(undefined);
+  const [result, setResult] = useState<Result | undefined>();
+  const [tree, setTree] = useState<unknown>();
+  const [error, setError] = useState<string | undefined>();
+
+  useEffect(() => {
+    view.current = new EditorView({
+      parent: host.current!,
+      doc: EXAMPLE,
+      extensions: [
+        lineNumbers(),
+        history(),
+        keymap.of([...defaultKeymap, ...historyKeymap]),
+        fetchLanguage,
+        syntaxHighlighting(defaultHighlightStyle),
+        serverLinter,
+        lintGutter(),
+        EditorView.contentAttributes.of({ 'aria-label': 'FETCH query' }),
+      ],
+    });
+    return () => view.current?.destroy();
+  }, []);
+
+  const run = async () => {
+    const query = view.current!.state.doc.toString();
+    setError(undefined);
+    try {
+      const [columns, page, parsed] = await Promise.all([
+        fetchColumns(query),
+        runFetch(query, { count: true }),
+        parseFetch(query),
+      ]);
+      setResult({ query, columns, ...page });
+      setTree(parsed.tree);
+    } catch (e) {
+      setResult(undefined);
+      setError((e as ApiError).message);
+    }
+  };
+  const nextPage = async () => {
+    if (!result?.next) return;
+    try {
+      const page = await runFetch(result.query, { cursor: result.next });
+      setResult({ ...result, ...page, total: result.total });
+    } catch (e) {
+      setError((e as ApiError).message);
+    }
+  };
+  const names = result?.columns.map((c) => c.name) ?? [];
+  const csv =
+    result && URL.createObjectURL(new Blob([toCsv(names, result.rows)], { type: 'text/csv' }));
+
+  return (
+    <section className="playground">
+      <h2>FETCH</h2>
+      <div ref={host} className="editor" />
+      <div className="actions">
+        <button type="button" onClick={() => void run()}>
+          Run
+        </button>
+        {result && (
+          <>
+            <a href={csv} download="fetch.csv">
+              Export CSV
+            </a>
+            <button
+              type="button"
+              onClick={() =>
+                void navigator.clipboard.writeText(curlOf(location.origin, result.query))
+              }
+            >
+              Copy as curl
+            </button>
+          </>
+        )}
+      </div>
+      {error && <p role="alert">{error}</p>}
+      {result && (
+        <div className="result">
+          <p>
+            {result.rows.length} rows
+            {result.total !== undefined && `, ${result.total} in all`}
+            {result.timing && ` · ${result.timing}`}
+          </p>
+          <table>
+            <thead>
+              <tr>
+                {result.columns.map((c) => (
+                  <th key={c.name} scope="col" title={c.type}>
+                    {c.name}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {result.rows.map((row, index) => (
+                <tr key={index}>
+                  {names.map((name) => (
+                    <td
+                      key={name}
+                      className={`type-${result.columns.find((c) => c.name === name)?.type}`}
+                    >
+                      {row[name] === null || row[name] === undefined ? '' : String(row[name])}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {result.next && (
+            <button type="button" onClick={() => void nextPage()}>
+              Next page
+            </button>
+          )}
+        </div>
+      )}
+      {tree !== undefined && (
+        <aside aria-label="Parsed tree">
+          <pre>{JSON.stringify(tree, null, 2)}</pre>
+        </aside>
+      )}
+    </section>
+  );
+}
