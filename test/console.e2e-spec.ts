@@ -166,9 +166,13 @@ describe('the console', () => {
     const before = Number(await firstKey());
     const lastBefore = Number(await bodyRows().last().locator('td').first().textContent());
     await page.getByRole('button', { name: 'Next page' }).click();
-    await page.waitForFunction(
-      `document.querySelector('tbody tr td')?.textContent !== '${before}'`,
-    );
+    // The page's CSP forbids evaluating strings: waited for through a locator instead.
+    await bodyRows()
+      .first()
+      .locator('td')
+      .first()
+      .filter({ hasNotText: new RegExp(`^${before}$`) })
+      .waitFor();
     expect(Number(await firstKey())).toBeGreaterThan(lastBefore);
     await expect(bodyRows().count()).resolves.toBe(10);
     const tree = await page.getByRole('complementary', { name: 'Parsed tree' }).textContent();
