@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { HTTP_PLATFORMS } from '../src/config/environment';
+import { binaryBody } from './helpers/binary-body';
 import { TEST_ADMIN_PASSWORD } from './helpers/constants';
 import { apiKeyUser, createTestApp, TestApp } from './helpers/test-app';
 
@@ -102,11 +103,7 @@ describe.each(HTTP_PLATFORMS)('on %s', (platform) => {
         .set('X-API-Key', key)
         .set('Range', range)
         .buffer(true)
-        .parse((response, done) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => done(null, Buffer.concat(chunks)));
-        });
+        .parse(binaryBody);
     const partial = await ranged('bytes=2-4').expect(206);
     expect(partial.headers['content-range']).toBe('bytes 2-4/10');
     expect((partial.body as Buffer).toString()).toBe('234');

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { Client } from 'pg';
 import request from 'supertest';
 import { QueryRunner } from 'typeorm';
+import { binaryBody } from './helpers/binary-body';
 import { EmbeddedPostgres, stopLeftoverServer } from '../src/database/embedded-postgres';
 import { MIGRATIONS } from '../src/database/migrations';
 import { installPglite } from '../src/database/pglite-package';
@@ -211,11 +212,7 @@ describe('upgrading a DATA_DIR that holds a PGlite database', () => {
         .get(`/storage?id=${fileId}`)
         .set('X-API-Key', apiKey)
         .buffer(true)
-        .parse((response, done) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => done(null, Buffer.concat(chunks)));
-        })
+        .parse(binaryBody)
         .expect(200);
       expect(Buffer.compare(file.body as Buffer, fileBytes)).toBe(0);
       // PGlite had given 3 keys past the highest one left (write-pglite-database.js).

@@ -6,6 +6,7 @@ import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import request from 'supertest';
+import { binaryBody } from './binary-body';
 import {
   apiKeyFor,
   apiKeyUser,
@@ -17,14 +18,6 @@ import {
 } from './test-app';
 
 const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
-
-/** Collects a response body as bytes, whatever its type. */
-const binary: Parameters<request.Test['parse']>[0] = (response, done) => {
-  const stream = response as unknown as NodeJS.ReadableStream;
-  const chunks: Buffer[] = [];
-  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-  stream.on('end', () => done(null, Buffer.concat(chunks)));
-};
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -64,7 +57,11 @@ export function storageSuite(driver: 'fs' | 'db'): void {
       });
     };
     const download = (query: string, apiKey = key) =>
-      request(t.http).get(`/storage?${query}`).set('X-API-Key', apiKey).buffer(true).parse(binary);
+      request(t.http)
+        .get(`/storage?${query}`)
+        .set('X-API-Key', apiKey)
+        .buffer(true)
+        .parse(binaryBody);
     const versionRows = (name: string) =>
       t.dataSource.query(`SELECT 1 FROM file_version WHERE name = $1`, [name]);
 
@@ -162,7 +159,7 @@ export function storageSuite(driver: 'fs' | 'db'): void {
           .set('X-API-Key', key)
           .set('Range', range)
           .buffer(true)
-          .parse(binary);
+          .parse(binaryBody);
       const first = await ranged('bytes=0-9').expect(206);
       expect(first.body.toString()).toBe('0123456789');
       expect(first.headers).toMatchObject({
@@ -335,7 +332,7 @@ export function storageSuite(driver: 'fs' | 'db'): void {
       const byQuery = await request(t.http)
         .get(`/storage?id=${body.id}&apiKey=${key}`)
         .buffer(true)
-        .parse(binary)
+        .parse(binaryBody)
         .expect(200);
       expect(byQuery.body.toString()).toBe('ours');
       const other = await createOrganization(t);
