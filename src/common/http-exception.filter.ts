@@ -63,7 +63,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
     }
     const requestId = String(request.id ?? '');
     this.logger.error({ err: exception, requestId }, 'Unhandled error');
-    if (isConnectionFailure(exception) || isConnectionFailure(driverErrorOf(exception))) {
+    if (isConnectionFailure(exception)) {
       // An outage, not a fault of the request: the client may try again.
       return {
         status: HttpStatus.SERVICE_UNAVAILABLE,
@@ -86,11 +86,6 @@ export class HttpExceptionFilter implements ExceptionFilter {
       exception instanceof NotFoundException && exception.message === `Cannot ${method} ${url}`
     );
   }
-}
-
-/** TypeORM wraps the driver's error; a pool that cannot connect throws it bare. */
-function driverErrorOf(exception: unknown): unknown {
-  return (exception as { driverError?: unknown } | undefined)?.driverError;
 }
 
 function detailOf(response: object): string {

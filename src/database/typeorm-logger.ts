@@ -35,11 +35,17 @@ const CONNECTION_ERRORS = new Set([
 ]);
 
 /**
- * Whether a failed start is worth another try: the database cannot be reached (yet), not
- * a migration that fails or a schema that is wrong, which would fail the same way again.
+ * Whether the database could not be reached (yet): a failed start worth another try, a
+ * request's 503. Not a migration that fails or a schema that is wrong, which would fail
+ * the same way again. A TypeORM error is judged by the driver's error it wraps.
  */
 export function isConnectionFailure(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  const { code, message, driverError } = (error ?? {}) as {
+    code?: unknown;
+    message?: unknown;
+    driverError?: unknown;
+  };
+  if (driverError !== undefined && isConnectionFailure(driverError)) return true;
   if (typeof code === 'string') {
     // SQLSTATE class 08 (connection exception), 57P03 (starting up), 53300 (too many).
     if (CONNECTION_ERRORS.has(code) || code.startsWith('08')) return true;
