@@ -80,8 +80,14 @@ export function FetchPlayground() {
     }
   };
   const names = result?.columns.map((c) => c.name) ?? [];
-  const csv =
-    result && URL.createObjectURL(new Blob([toCsv(names, result.rows)], { type: 'text/csv' }));
+  // Made when asked for, not at every render (each object URL holds its rows until revoked).
+  const exportCsv = () => {
+    if (!result) return;
+    const url = URL.createObjectURL(new Blob([toCsv(names, result.rows)], { type: 'text/csv' }));
+    const link = Object.assign(document.createElement('a'), { href: url, download: 'fetch.csv' });
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(url)); // after the download has taken it
+  };
 
   return (
     <section className="playground">
@@ -93,9 +99,9 @@ export function FetchPlayground() {
         </button>
         {result && (
           <>
-            <a href={csv} download="fetch.csv">
+            <button type="button" onClick={exportCsv}>
               Export CSV
-            </a>
+            </button>
             <button
               type="button"
               onClick={() =>
