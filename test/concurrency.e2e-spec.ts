@@ -161,6 +161,30 @@ describe('concurrent clients of two organizations', () => {
     expect(answered).toBe(2 * CLIENTS * REQUESTS_PER_CLIENT);
   });
 
+  it('answers the same FETCH text, sent by both at once, with each caller’s own rows', async () => {
+    // One text, so one parsed tree shared by every request (FetchService's cache); the
+    // caller is applied when compiling, request by request.
+    const query = 'FETCH invoice (key, id_organization) ORDER BY key DESC LIMIT 20';
+    // Other suites add Demo invoices meanwhile: its newest keys move, its organization not.
+    const other20 = [...other.invoiceKeys].sort((a, b) => b - a).slice(0, 20);
+    const { answered, problems } = await concurrently(
+      [demo, other],
+      REQUESTS_PER_CLIENT,
+      async (caller) => {
+        const { status, body } = await call(caller, 'POST', '/rest/fetch', query);
+        if (status !== 200) return `FETCH: ${status} ${JSON.stringify(body)}`;
+        const rows = body as { key: number; id_organization: number }[];
+        const answer = `FETCH answered ${JSON.stringify(body).slice(0, 200)}`;
+        if (rows.length !== 20) return answer;
+        if (rows.some((row) => row.id_organization !== caller.organizationKey)) return answer;
+        const keys = rows.map((row) => row.key).join();
+        return caller === other && keys !== other20.join() ? answer : undefined;
+      },
+    );
+    expect(problems).toEqual([]);
+    expect(answered).toBe(2 * CLIENTS * REQUESTS_PER_CLIENT);
+  });
+
   it('stamps every row written at once with its writer’s organization, and loses none', async () => {
     const run = uniqueName('burst');
     const { problems } = await concurrently([demo, other], 5, async (caller, client, round) => {
