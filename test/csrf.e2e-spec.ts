@@ -32,6 +32,37 @@ describe('CSRF for cookie sessions (spec 5.5)', () => {
     await createKey().set('Cookie', cookie).set('X-CSRF-Token', csrfToken).expect(201);
   });
 
+  it('tells a page of the session its token on GET /auth (a new tab has no login answer), uncached', async () => {
+    const { cookie, csrfToken } = await login(t, user.userName, user.password);
+    const info = await request(t.http).get('/auth').set('Cookie', cookie).expect(200);
+    expect(info.headers['x-csrf-token']).toBe(csrfToken);
+    expect(info.headers['cache-control']).toBe('no-store');
+    // Not readable by another site: no CORS grant, even to an Origin that asks.
+    const foreign = await request(t.http)
+      .get('/auth')
+      .set('Cookie', cookie)
+      .set('Origin', 'https://evil.example')
+      .expect(200);
+    expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
+    await createKey()
+      .set('Cookie', cookie)
+      .set('X-CSRF-Token', info.headers['x-csrf-token'])
+      .expect(201);
+  });
+
+  it('gives no token on GET /auth to an API key or to nobody', async () => {
+    const anonymous = await request(t.http).get('/auth').expect(200);
+    expect(anonymous.headers['x-csrf-token']).toBeUndefined();
+    const { cookie, csrfToken } = await login(t, user.userName, user.password);
+    const { body: key } = await createKey()
+      .set('Cookie', cookie)
+      .set('X-CSRF-Token', csrfToken)
+      .expect(201);
+    const byKey = await request(t.http).get('/auth').set('X-API-Key', key.key).expect(200);
+    expect(byKey.body.userName).toBe(user.userName);
+    expect(byKey.headers['x-csrf-token']).toBeUndefined();
+  });
+
   it('accepts the cookie under either name of spec 5.5, since the token is the session’s', async () => {
     const { cookie, csrfToken } = await login(t, user.userName, user.password);
     const renamed = cookie.replace('svc.rest.csrf.token=', 'svc.csrf.token=');

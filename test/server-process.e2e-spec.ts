@@ -107,6 +107,16 @@ describe('the built server as a process on its own embedded database', () => {
     },
   );
 
+  step("serves the console from the project's build, whatever directory it runs in", async () => {
+    const page = await request(server.url).get('/console/').expect(200);
+    expect(page.text).toContain('<div id="root">');
+    const script = /<script[^>]*\ssrc="([^"]+)"/.exec(page.text)![1];
+    await request(server.url)
+      .get(script)
+      .expect(200)
+      .expect('Content-Type', /javascript/);
+  });
+
   step('runs a PostgreSQL server process that listens on its socket only', async () => {
     const pid = postmasterPid(dataDir)!;
     expect(pid).not.toBe(server.child.pid);

@@ -36,6 +36,7 @@ import {
   AUTH_TOKEN_COOKIE,
   clearSessionCookies,
   readCookie,
+  sendCsrfToken,
   setSessionCookies,
 } from './session-cookies';
 
@@ -66,9 +67,20 @@ export class AuthController {
 
   @Get()
   @Public()
-  @ApiOkResponse({ type: ServerInfoDto, description: 'User fields only when authenticated' })
-  info(@Req() request: HttpRequest): ServerInfoDto {
-    return this.serverInfo.describe(request, this.context.identity);
+  @ApiOkResponse({
+    type: ServerInfoDto,
+    description:
+      'User fields only when authenticated; with a session cookie, its CSRF token in X-CSRF-Token',
+  })
+  info(
+    @Req() request: HttpRequest,
+    @Res({ passthrough: true }) response: HttpResponse,
+  ): ServerInfoDto {
+    const { identity } = this.context;
+    // A page that did not make the login (a new tab, the return from an OpenID provider)
+    // learns the token here; other sites cannot read this answer, as no CORS is granted.
+    if (identity?.session) sendCsrfToken(response, identity.session.csrfToken);
+    return this.serverInfo.describe(request, identity);
   }
 
   @Post()

@@ -49,7 +49,16 @@ export function setSessionCookies(
   appendCookie(response, AUTH_TOKEN_COOKIE, cookies.token);
   appendCookie(response, CSRF_COOKIE, cookies.csrfToken);
   appendCookie(response, LOCALE_COOKIE, cookies.locale);
-  response.header(CSRF_HEADER, cookies.csrfToken);
+  sendCsrfToken(response, cookies.csrfToken);
+}
+
+/**
+ * The session's CSRF token, for the page to send back on writes (its cookie is HttpOnly);
+ * never kept by a cache.
+ */
+export function sendCsrfToken(response: HttpResponse, csrfToken: string): void {
+  response.header(CSRF_HEADER, csrfToken);
+  response.header('Cache-Control', 'no-store');
 }
 
 /** Replaces the auth token after a rotation, leaving the other cookies as they are. */
