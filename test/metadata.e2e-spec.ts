@@ -23,6 +23,16 @@ const API_TYPES: Record<string, string> = {
   'USER-DEFINED': 'string', // the demo's enums
 };
 
+/** A column default PostgreSQL prints (`'draft'::invoice_status_enum`, `true`, `0`) as the API's value. */
+function constantOf(sql: string | null, type: string): string | number | boolean | undefined {
+  if (sql === null) return undefined;
+  const text = /^'((?:[^']|'')*)'::[\w ".]+$/.exec(sql);
+  if (text) return text[1].replaceAll("''", "'");
+  if (sql === 'true' || sql === 'false') return sql === 'true';
+  if (/^-?\d+(\.\d+)?$/.test(sql)) return type === 'decimal' ? sql : Number(sql);
+  return undefined; // an expression
+}
+
 describe('GET /rest/metadata/entity', () => {
   let t: TestApp;
   let f: AccessFixture;
@@ -117,6 +127,26 @@ describe('GET /rest/metadata/entity', () => {
           .sort((a, b) => String(a.name).localeCompare(String(b.name))),
       ).toEqual(table.map(strip).sort((a, b) => String(a.name).localeCompare(String(b.name))));
       expect(described.childGroups).toEqual(await childrenOf(name));
+    },
+  );
+
+  it.each(['invoice', 'product', 'user', 'role_privilege'])(
+    "gives the default of each of %s's client properties as its table holds it",
+    async (name) => {
+      const described = (await describeAll(f.admin)).find((type) => type.name === name)!;
+      const rows: { column_name: string; column_default: string | null }[] =
+        await t.dataSource.query(
+          `SELECT column_name, column_default FROM information_schema.columns
+            WHERE table_schema = 'public' AND table_name = $1`,
+          [name],
+        );
+      const own = described.properties.filter((p) => !p.system && !p.computed && !p.writeOnly);
+      const expected = own.map((property) => {
+        const sql = rows.find((r) => r.column_name === property.name)!.column_default;
+        return { name: property.name, default: constantOf(sql, property.type) };
+      });
+      expect(own.map((p) => ({ name: p.name, default: p.default }))).toEqual(expected);
+      expect(expected.some((p) => p.default !== undefined)).toBe(true);
     },
   );
 

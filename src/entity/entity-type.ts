@@ -42,6 +42,8 @@ export interface PropertyDefinition {
   scale?: number;
   /** The allowed values of an enum column. */
   values?: string[];
+  /** What the database stores when a create leaves a client property out (constants only). */
+  defaultValue?: string | number | boolean;
   /** The entity type a lookup (`id_<entity>`) points at. */
   lookup?: string;
 }

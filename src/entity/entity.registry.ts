@@ -179,9 +179,21 @@ function propertiesOf(metadata: EntityMetadata): Map<string, PropertyDefinition>
       scale: column.scale ?? undefined,
       values: column.enum?.map(String),
       lookup: lookups.get(name),
+      defaultValue: origin === 'client' ? constantDefault(column, type) : undefined,
     });
   }
   return properties;
+}
+
+/** A column's default when it is a value, as the API writes it (decimals as text); not SQL. */
+function constantDefault(
+  column: ColumnMetadata,
+  type: PropertyType,
+): string | number | boolean | undefined {
+  const value: unknown = column.default;
+  if (typeof value === 'boolean' || typeof value === 'string') return value;
+  if (typeof value === 'number') return type === 'decimal' ? String(value) : value;
+  return undefined; // none, or an SQL expression (`() => 'now()'`)
 }
 
 /** The column's own type where the API type does not name it: enums, json beside jsonb. */

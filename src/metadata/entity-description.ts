@@ -14,6 +14,8 @@ export interface PropertyDescription {
   precision?: number;
   scale?: number;
   enum?: string[];
+  /** Stored when a create leaves the property out. */
+  default?: string | number | boolean;
   lookup?: { entity: string };
   /** Set by the entity's hooks: clients send it in vain. */
   computed: boolean;
@@ -79,6 +81,7 @@ function describeProperty(property: PropertyDefinition): PropertyDescription {
     ...(property.precision !== undefined ? { precision: property.precision } : {}),
     ...(property.scale !== undefined ? { scale: property.scale } : {}),
     ...(property.values ? { enum: property.values } : {}),
+    ...(property.defaultValue !== undefined ? { default: property.defaultValue } : {}),
     ...(property.lookup ? { lookup: { entity: property.lookup } } : {}),
     computed: property.origin === 'computed',
     system: property.origin === 'system' || property.origin === 'parent',

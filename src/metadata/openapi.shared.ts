@@ -110,6 +110,7 @@ export const SHARED_SCHEMAS: Schemas = {
       precision: WHOLE,
       scale: WHOLE,
       enum: listOf(TEXT),
+      default: { oneOf: [TEXT, { type: 'number' }, FLAG] },
       lookup: objectSchema({ entity: TEXT }, ['entity']),
       computed: FLAG,
       system: FLAG,
