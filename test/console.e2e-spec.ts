@@ -2,14 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { AddressInfo } from 'node:net';
-import { Browser, chromium, Page } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { TEST_ADMIN_PASSWORD } from './helpers/constants';
-import { createTestApp, seedAdmin, TestApp } from './helpers/test-app';
-
-/** Debian's Chromium (.ci/run installs it when missing). */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { ConsolePage, launchChromium, listen } from './helpers/console-browser';
+import { seedAdmin, createTestApp, TestApp } from './helpers/test-app';
 
 /**
  * The console in a real browser, on the real server: it uses only the public API, with
@@ -19,20 +16,21 @@ describe('the console', () => {
   let t: TestApp;
   let base: string;
   let browser: Browser;
+  let ui: ConsolePage;
   let page: Page;
 
   beforeAll(async () => {
     t = await createTestApp();
-    await t.app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM });
+    base = await listen(t);
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
     await t.close();
   });
   beforeEach(async () => {
-    page = await browser.newPage();
+    ui = new ConsolePage(await browser.newPage(), base);
+    page = ui.page;
   });
   afterEach(() => page.close());
 
@@ -56,46 +54,26 @@ describe('the console', () => {
   });
 
   it('signs in, shows the user and a link per entity type, lists records, and signs out', async () => {
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    await page.goto(`${base}/`);
-    await page.getByLabel('User').fill('admin');
-    await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-
-    const nav = page.getByRole('navigation');
-    await nav.getByRole('link', { name: 'Customer account', exact: true }).click();
+    await ui.signIn('admin', TEST_ADMIN_PASSWORD, '/');
+    await ui.open('Customer account');
     const table = page.getByRole('table');
     await expect(
       table.getByRole('columnheader', { name: 'Name', exact: true }).count(),
     ).resolves.toBe(1);
     await page.getByRole('row').nth(1).waitFor();
-    for (const name of ['FETCH', 'Workflows', 'Files', 'API keys']) {
-      expect(await nav.getByRole('link', { name, exact: true }).count()).toBe(1);
+    for (const name of ['FETCH', 'Workflows', 'Files', 'API keys', 'Access']) {
+      expect(await ui.nav.getByRole('link', { name, exact: true }).count()).toBe(1);
     }
     // The session cookie is not the page's to read.
     const cookies = await page.evaluate('document.cookie');
     expect(cookies).not.toContain('svc.rest.auth.token');
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await ui.button('Sign out').click();
+    await ui.button('Sign in').waitFor();
     await page.reload();
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
-    expect(errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
+    await ui.button('Sign in').waitFor();
+    expect(ui.unexpectedErrors()).toEqual([]);
   });
-
-  const signIn = async () => {
-    await page.goto(`${base}/console/`);
-    await page.getByLabel('User').fill('admin');
-    await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-  };
-  const open = (label: string) =>
-    page.getByRole('navigation').getByRole('link', { name: label, exact: true }).click();
-  const bodyRows = () => page.getByRole('table').locator('tbody tr');
 
   it('filters a list, sorts it by a column both ways, and says how many records match', async () => {
     const { key } = await seedAdmin(t);
@@ -107,12 +85,12 @@ describe('the console', () => {
         .send({ properties: { name: `${prefix} ${suffix}` } })
         .expect(200);
     }
-    await signIn();
-    await open('Customer account');
+    await ui.signIn();
+    await ui.open('Customer account');
     await page.getByRole('searchbox', { name: 'Filter' }).fill(prefix);
     await page.getByRole('searchbox', { name: 'Filter' }).press('Enter');
-    await page.getByText('2 records').waitFor();
-    const names = () => bodyRows().locator('td:nth-child(2)').allTextContents();
+    await page.getByText('2 records', { exact: true }).waitFor();
+    const names = () => ui.bodyRows().locator('td:nth-child(2)').allTextContents();
     // Newest first until a column is chosen.
     await expect(names()).resolves.toEqual([`${prefix} A`, `${prefix} B`]);
     const header = page.getByRole('columnheader', { name: 'Name', exact: true });
@@ -125,20 +103,20 @@ describe('the console', () => {
   });
 
   it('pages a long list by keyset with "Load more"', async () => {
-    await signIn();
-    await open('Invoice');
+    await ui.signIn();
+    await ui.open('Invoice');
     await page.getByText(/^\d+ records$/).waitFor();
-    await expect(bodyRows().count()).resolves.toBe(50);
+    await expect(ui.bodyRows().count()).resolves.toBe(50);
     await page.getByRole('button', { name: 'Load more' }).click();
-    await bodyRows().nth(99).waitFor();
-    const keys = await bodyRows().locator('td:first-child').allTextContents();
+    await ui.bodyRows().nth(99).waitFor();
+    const keys = await ui.bodyRows().locator('td:first-child').allTextContents();
     expect(new Set(keys).size).toBe(100);
     expect(keys.map(Number)).toEqual([...keys.map(Number)].sort((a, b) => b - a));
   });
 
   it('marks a FETCH error where it is as one types, runs a query, pages it and shows its tree', async () => {
-    await signIn();
-    await open('FETCH');
+    await ui.signIn();
+    await ui.open('FETCH');
     const editor = page.getByRole('textbox', { name: 'FETCH query' });
     const typeQuery = async (text: string) => {
       await editor.click();
@@ -162,19 +140,20 @@ describe('the console', () => {
       'number',
       'total',
     ]);
-    const firstKey = () => bodyRows().first().locator('td').first().textContent();
+    const firstKey = () => ui.bodyRows().first().locator('td').first().textContent();
     const before = Number(await firstKey());
-    const lastBefore = Number(await bodyRows().last().locator('td').first().textContent());
+    const lastBefore = Number(await ui.bodyRows().last().locator('td').first().textContent());
     await page.getByRole('button', { name: 'Next page' }).click();
     // The page's CSP forbids evaluating strings: waited for through a locator instead.
-    await bodyRows()
+    await ui
+      .bodyRows()
       .first()
       .locator('td')
       .first()
       .filter({ hasNotText: new RegExp(`^${before}$`) })
       .waitFor();
     expect(Number(await firstKey())).toBeGreaterThan(lastBefore);
-    await expect(bodyRows().count()).resolves.toBe(10);
+    await expect(ui.bodyRows().count()).resolves.toBe(10);
     const tree = await page.getByRole('complementary', { name: 'Parsed tree' }).textContent();
     expect(JSON.parse(tree!)).toMatchObject({ entity: 'invoice', limit: 10 });
   });

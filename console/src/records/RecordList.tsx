@@ -1,34 +1,45 @@
 import { FormEvent, useEffect, useState } from 'react';
-import { ApiError, EntityTypeInfo, runFetch } from './api';
-import { ListOptions, listQuery, visibleColumns } from './queries';
-
-interface Listed {
-  rows: Record<string, unknown>[];
-  next?: string;
-  total?: string;
-}
+import type { EntityTypeInfo, PropertyInfo } from '../api/entities';
+import { FetchPage, Row, runFetch } from '../api/fetch';
+import { ApiError } from '../api/http';
+import { cellText } from '../fetch/fetch-text';
+import { hrefOf } from '../routes';
+import { Alert } from '../ui/Alert';
+import { useLatest } from '../ui/use-latest';
+import { ListOptions, listQuery, lookupNameKeys, visibleColumns } from './record-queries';
+import { displayText, TypeIndex } from './record-values';
 
 /**
  * A type's records through FETCH, as a table: sortable columns, a filter, the total
- * (X-Total-Count) and "Load more" pages by keyset (X-Fetch-Next).
+ * (X-Total-Count) and "Load more" pages by keyset (X-Fetch-Next). A record's key opens it.
  */
-export function RecordList({ type }: { type: EntityTypeInfo }) {
+export function RecordList({
+  type,
+  types,
+  canCreate,
+}: {
+  type: EntityTypeInfo;
+  types: TypeIndex;
+  canCreate: boolean;
+}) {
   const [options, setOptions] = useState<ListOptions>({});
-  const [listed, setListed] = useState<Listed | undefined>();
+  const [listed, setListed] = useState<FetchPage | undefined>();
   const [error, setError] = useState<string | undefined>();
   const columns = visibleColumns(type);
-  const query = listQuery(type, options);
+  const nameKeys = lookupNameKeys(type, types);
+  const query = listQuery(type, types, options);
 
+  const latest = useLatest();
   useEffect(() => {
     setError(undefined);
-    runFetch(query, { count: true })
+    latest(runFetch(query, { count: true }))
       .then(setListed)
       .catch((e: ApiError) => setError(e.message));
-  }, [query]);
+  }, [query, latest]);
 
   const loadMore = () => {
     if (!listed?.next) return;
-    runFetch(query, { cursor: listed.next })
+    latest(runFetch(query, { cursor: listed.next }))
       .then((page) =>
         setListed({ ...listed, rows: [...listed.rows, ...page.rows], next: page.next }),
       )
@@ -42,16 +53,34 @@ export function RecordList({ type }: { type: EntityTypeInfo }) {
     event.preventDefault();
     setOptions({ ...options, filter: String(new FormData(event.currentTarget).get('filter')) });
   };
+  const cell = (row: Row, column: PropertyInfo) => {
+    if (column.name === 'key') {
+      return (
+        <a href={hrefOf({ screen: 'record', type: type.name, key: Number(row.key) })}>
+          {String(row.key)}
+        </a>
+      );
+    }
+    const name = nameKeys.get(column.name);
+    return name && row[name] !== null ? cellText(row[name]) : displayText(column, row[column.name]);
+  };
 
   return (
     <section>
       <h2>{type.label}</h2>
-      <form role="search" onSubmit={filter}>
-        <label>
-          Filter <input name="filter" type="search" />
-        </label>
-      </form>
-      {error && <p role="alert">{error}</p>}
+      <div className="toolbar">
+        <form role="search" onSubmit={filter}>
+          <label>
+            Filter <input name="filter" type="search" />
+          </label>
+        </form>
+        {canCreate && (
+          <a className="button" href={hrefOf({ screen: 'record', type: type.name })}>
+            New {type.label.toLowerCase()}
+          </a>
+        )}
+      </div>
+      <Alert message={error} />
       {listed?.total !== undefined && <p>{listed.total} records</p>}
       <table>
         <thead>
@@ -78,7 +107,9 @@ export function RecordList({ type }: { type: EntityTypeInfo }) {
           {listed?.rows.map((row, index) => (
             <tr key={String(row.key ?? index)}>
               {columns.map((column) => (
-                <td key={column.name}>{formatValue(row[column.name])}</td>
+                <td key={column.name} className={column.lookup ? undefined : `type-${column.type}`}>
+                  {cell(row, column)}
+                </td>
               ))}
             </tr>
           ))}
@@ -91,9 +122,4 @@ export function RecordList({ type }: { type: EntityTypeInfo }) {
       )}
     </section>
   );
-}
-
-function formatValue(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }

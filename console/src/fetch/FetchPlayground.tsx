@@ -3,9 +3,10 @@ import { syntaxHighlighting, defaultHighlightStyle } from '@codemirror/language'
 import { Diagnostic, linter, lintGutter } from '@codemirror/lint';
 import { EditorView, keymap, lineNumbers } from '@codemirror/view';
 import { useEffect, useRef, useState } from 'react';
-import { ApiError, FetchColumn, fetchColumns, FetchPage, parseFetch, runFetch } from './api';
+import { FetchColumn, fetchColumns, FetchPage, parseFetch, runFetch } from '../api/fetch';
+import { ApiError } from '../api/http';
 import { fetchLanguage } from './fetch-language';
-import { curlOf, offsetOf, toCsv } from './queries';
+import { cellText, curlOf, offsetOf, toCsv } from './fetch-text';
 
 const EXAMPLE = 'FETCH account (name, country) ORDER BY name ASC LIMIT 20';
 
@@ -139,7 +140,7 @@ export function FetchPlayground() {
                       key={name}
                       className={`type-${result.columns.find((c) => c.name === name)?.type}`}
                     >
-                      {row[name] === null || row[name] === undefined ? '' : String(row[name])}
+                      {cellText(row[name])}
                     </td>
                   ))}
                 </tr>

@@ -1,0 +1,131 @@
+import { useEffect, useMemo, useState } from 'react';
+import { ApiKeys } from './api-keys/ApiKeys';
+import { Access } from './access/Access';
+import { entityTypes, EntityTypeInfo, privileges, Privileges } from './api/entities';
+import { ApiError } from './api/http';
+import { ServerInfo, signOut } from './api/session';
+import { FetchPlayground } from './fetch/FetchPlayground';
+import { Files } from './files/Files';
+import { RecordForm } from './records/RecordForm';
+import { RecordList } from './records/RecordList';
+import type { TypeIndex } from './records/record-values';
+import { hrefOf, Route, Section, SECTIONS, useRoute } from './routes';
+import { ChangePassword } from './session/ChangePassword';
+import { Alert } from './ui/Alert';
+import { Workflows } from './workflows/Workflows';
+
+/** The signed-in frame: the user, a navigation by entity type and section, the screen. */
+export function Shell({ info, onSignedOut }: { info: ServerInfo; onSignedOut: () => void }) {
+  const route = useRoute();
+  const [types, setTypes] = useState<TypeIndex>(new Map());
+  const [granted, setGranted] = useState<Privileges>();
+  const [error, setError] = useState<string | undefined>();
+  useEffect(() => {
+    Promise.all([entityTypes(), privileges()])
+      .then(([all, mine]) => {
+        setTypes(new Map(all.map((type) => [type.name, type])));
+        setGranted(mine);
+      })
+      .catch((e: ApiError) => setError(e.message));
+  }, []);
+  const topLevel = useMemo(() => [...types.values()].filter((type) => !type.parent), [types]);
+  const may = (type: string, action: 'create' | 'delete') =>
+    (granted?.entities[type]?.[action] ?? 'none') !== 'none';
+
+  return (
+    <div className="shell">
+      <header>
+        <span className="brand">{info.name}</span>
+        <a href={hrefOf({ screen: 'password' })}>{info.userFullName ?? info.userName}</a>
+        <button type="button" onClick={() => void signOut().then(onSignedOut)}>
+          Sign out
+        </button>
+      </header>
+      <nav aria-label="Main">
+        {topLevel.map((type) => (
+          <NavLink key={type.name} route={{ screen: 'records', type: type.name }} current={route}>
+            {type.label}
+          </NavLink>
+        ))}
+        {(Object.keys(SECTIONS) as Section[]).filter(shownFor(types)).map((section) => (
+          <NavLink key={section} route={{ screen: 'section', section }} current={route}>
+            {SECTIONS[section]}
+          </NavLink>
+        ))}
+      </nav>
+      <main>
+        <Alert message={error} />
+        {types.size > 0 && <Screen route={route} types={types} may={may} />}
+      </main>
+    </div>
+  );
+}
+
+function Screen({
+  route,
+  types,
+  may,
+}: {
+  route: Route;
+  types: TypeIndex;
+  may: (type: string, action: 'create' | 'delete') => boolean;
+}) {
+  switch (route.screen) {
+    case 'records':
+    case 'record': {
+      const type = types.get(route.type);
+      if (!type) return <Alert message={`There is no entity type "${route.type}" you may read`} />;
+      return route.screen === 'records' ? (
+        <RecordList
+          key={type.name}
+          type={type}
+          types={types}
+          canCreate={may(type.name, 'create')}
+        />
+      ) : (
+        // Kept across "new" and the key it is saved under: its "Saved" stays.
+        <RecordForm
+          key={type.name}
+          type={type}
+          types={types}
+          recordKey={route.key}
+          canDelete={may(type.name, 'delete')}
+        />
+      );
+    }
+    case 'password':
+      return <ChangePassword />;
+    case 'section':
+      switch (route.section) {
+        case 'fetch':
+          return <FetchPlayground />;
+        case 'workflows':
+          return <Workflows />;
+        case 'files':
+          return <Files />;
+        case 'api-keys':
+          return <ApiKeys />;
+        case 'access':
+          return <Access types={types} />;
+      }
+      break;
+    case 'home':
+      return <p>Choose an entity type or a section above.</p>;
+  }
+}
+
+/** Access is for those who may read roles. */
+const shownFor = (types: TypeIndex) => (section: Section) =>
+  section !== 'access' || types.has('role');
+
+function NavLink({ route, current, children }: { route: Route; current: Route; children: string }) {
+  const href = hrefOf(route);
+  const here =
+    href === hrefOf(current) ||
+    (current.screen === 'record' && route.screen === 'records' && route.type === current.type);
+  return (
+    <a href={href} aria-current={here ? 'page' : undefined}>
+      {children}
+    </a>
+  );
+}

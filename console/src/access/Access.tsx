@@ -1,0 +1,151 @@
+import { FormEvent, useCallback, useEffect, useState } from 'react';
+import { EntityTypeInfo, readRecord, saveRecord } from '../api/entities';
+import { fetchRows, Row } from '../api/fetch';
+import { ApiError } from '../api/http';
+import type { TypeIndex } from '../records/record-values';
+import { Alert } from '../ui/Alert';
+import { useLatest } from '../ui/use-latest';
+import { RoleEditor } from './RoleEditor';
+import { userRoles } from './access-grid';
+
+const ROLES = 'FETCH role (key, name, description) ORDER BY name ASC';
+const USERS = 'FETCH user (key, user_name, full_name) ORDER BY user_name ASC';
+const MEMBERSHIPS = 'FETCH user_role (id_parent_user, id_role)';
+
+/** Security roles with their privilege grids, and which users hold which role. */
+export function Access({ types }: { types: TypeIndex }) {
+  const [roles, setRoles] = useState<Row[]>([]);
+  const [users, setUsers] = useState<Row[]>([]);
+  const [holds, setHolds] = useState<Set<string>>(new Set());
+  const [chosen, setChosen] = useState<number>();
+  const [error, setError] = useState<string>();
+  const [status, setStatus] = useState<string>();
+  const latest = useLatest();
+  const load = useCallback(() => {
+    latest(Promise.all([fetchRows(ROLES), fetchRows(USERS), fetchRows(MEMBERSHIPS)]))
+      .then(([r, u, m]) => {
+        setRoles(r);
+        setUsers(u);
+        setHolds(new Set(m.map((row) => `${String(row.id_parent_user)}:${String(row.id_role)}`)));
+      })
+      .catch((e: ApiError) => setError(e.message));
+  }, [latest]);
+  useEffect(load, [load]);
+
+  const createRole = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const name = String(new FormData(form).get('name'));
+    saveRecord({ entity_name: 'role', properties: { name } })
+      .then((key) => {
+        form.reset();
+        setChosen(key);
+        load();
+      })
+      .catch((e: ApiError) => setError(e.message));
+  };
+  /** A user's roles are their record's child group: read, changed, saved whole. */
+  const toggle = async (user: Row, role: Row, holding: boolean) => {
+    setError(undefined);
+    setStatus(undefined);
+    const userKey = Number(user.key);
+    const pair = `${userKey}:${String(role.key)}`;
+    const held = new Set(holds);
+    if (holding) held.add(pair);
+    else held.delete(pair);
+    setHolds(held); // shown at once; what is stored is read back after the save
+    try {
+      const { envelope, etag } = await readRecord('user', userKey);
+      const next = roles.map((r) => Number(r.key)).filter((key) => held.has(`${userKey}:${key}`));
+      await saveRecord(
+        {
+          entity_name: 'user',
+          properties: {},
+          children: { user_user_role: userRoles(envelope, next) },
+        },
+        userKey,
+        etag,
+      );
+      setStatus(`Saved the roles of ${String(user.user_name)}`);
+    } catch (e) {
+      setError((e as ApiError).message);
+    }
+    load();
+  };
+
+  const all: EntityTypeInfo[] = [...types.values()];
+  return (
+    <section>
+      <h2>Access</h2>
+      <Alert message={error} />
+      {status && <p role="status">{status}</p>}
+      <div className="access">
+        <div>
+          <table aria-label="Roles">
+            <thead>
+              <tr>
+                <th scope="col">Role</th>
+                <th scope="col">Description</th>
+              </tr>
+            </thead>
+            <tbody>
+              {roles.map((role) => (
+                <tr key={String(role.key)} aria-selected={Number(role.key) === chosen}>
+                  <td>
+                    <button
+                      type="button"
+                      className="link"
+                      onClick={() => setChosen(Number(role.key))}
+                    >
+                      {String(role.name)}
+                    </button>
+                  </td>
+                  <td>{String(role.description ?? '')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <form className="inline" aria-label="New role" onSubmit={createRole}>
+            <label>
+              Role name <input name="name" required maxLength={100} />
+            </label>
+            <button type="submit">Create role</button>
+          </form>
+        </div>
+        {chosen !== undefined && <RoleEditor key={chosen} roleKey={chosen} types={all} />}
+      </div>
+      <h3>Users&apos; roles</h3>
+      <table aria-label="Users' roles">
+        <thead>
+          <tr>
+            <th scope="col">User</th>
+            {roles.map((role) => (
+              <th key={String(role.key)} scope="col">
+                {String(role.name)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {users.map((user) => (
+            <tr key={String(user.key)}>
+              <th scope="row">
+                {String(user.full_name)} <span className="muted">{String(user.user_name)}</span>
+              </th>
+              {roles.map((role) => (
+                <td key={String(role.key)}>
+                  <input
+                    type="checkbox"
+                    aria-label={`${String(role.name)} for ${String(user.user_name)}`}
+                    checked={holds.has(`${String(user.key)}:${String(role.key)}`)}
+                    onChange={(event) => void toggle(user, role, event.target.checked)}
+                  />
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

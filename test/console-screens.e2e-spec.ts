@@ -1,0 +1,236 @@
+import { randomUUID } from 'node:crypto';
+import { Browser, Page } from 'playwright-core';
+import request from 'supertest';
+import { ConsolePage, launchChromium, listen } from './helpers/console-browser';
+import { createTestApp, createUser, seedAdmin, TestApp } from './helpers/test-app';
+
+/** The console's screens beyond the main story, each on a fresh page, in a real browser. */
+describe('the console screens', () => {
+  let t: TestApp;
+  let base: string;
+  let browser: Browser;
+  let ui: ConsolePage;
+  let page: Page;
+  let adminKey: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    base = await listen(t);
+    browser = await launchChromium();
+    adminKey = (await seedAdmin(t)).key;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t.close();
+  });
+  beforeEach(async () => {
+    ui = new ConsolePage(await browser.newPage(), base);
+    page = ui.page;
+  });
+  afterEach(async () => {
+    expect(ui.unexpectedErrors()).toEqual([]);
+    await page.close();
+  });
+
+  const api = () => ({
+    get: (path: string) => request(t.http).get(path).set('X-API-Key', adminKey).expect(200),
+    post: (path: string, body: object) =>
+      request(t.http).post(path).set('X-API-Key', adminKey).send(body).expect(200),
+  });
+  const field = (label: string) => page.getByRole('textbox', { name: label, exact: true });
+
+  describe('records', () => {
+    it('keeps decimals exact, names a taken value (409), and deletes after asking', async () => {
+      const code = `C-${randomUUID()}`;
+      await api().post('/rest/entity/product', { properties: { code } });
+      await ui.signIn();
+      await ui.open('Product');
+      await page.getByRole('link', { name: 'New product' }).click();
+      // A new form starts as the database would store it.
+      await expect(page.getByRole('checkbox', { name: 'Active' }).isChecked()).resolves.toBe(true);
+      await field('Product code').fill(code);
+      await field('Price').fill('123456789012.35');
+      await ui.button('Save').click();
+      await expect(page.locator('#field-code-error').textContent()).resolves.toBe(
+        `"${code}" is taken: another product already has this code`,
+      );
+
+      await field('Product code').fill(`${code}-2`);
+      await ui.button('Save').click();
+      await page.waitForURL(/#\/records\/product\/\d+$/);
+      const key = Number(/(\d+)$/.exec(page.url())![1]);
+      const { body } = await api().get(`/rest/entity/product/${key}`);
+      expect(body.properties).toMatchObject({ code: `${code}-2`, price: '123456789012.35' });
+
+      await ui.button('Delete').click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+      await api().get(`/rest/entity/product/${key}`);
+      await ui.button('Delete').click();
+      await expect(page.getByRole('dialog').textContent()).resolves.toContain(
+        `Delete product ${key}?`,
+      );
+      await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+      await page.waitForURL(/#\/records\/product$/);
+      await request(t.http)
+        .get(`/rest/entity/product/${key}`)
+        .set('X-API-Key', adminKey)
+        .expect(404);
+    });
+
+    it('searches a lookup by name and picks with the keyboard', async () => {
+      const name = `Picker ${randomUUID()}`;
+      const { body } = await api().post('/rest/entity/account', { properties: { name } });
+      await ui.signIn();
+      await ui.open('Contact');
+      await page.getByRole('link', { name: 'New contact' }).click();
+      await field('Last name').fill('Keyboard');
+      const picker = page.getByRole('combobox', { name: 'Account' });
+      await picker.fill(name.slice(0, 16));
+      await page.getByRole('option', { name }).waitFor();
+      await expect(page.getByRole('option').count()).resolves.toBe(1);
+      await picker.press('ArrowDown');
+      await picker.press('Enter');
+      await expect(picker.inputValue()).resolves.toBe(name);
+      await ui.button('Save').click();
+      await page.waitForURL(/#\/records\/contact\/\d+$/);
+      const key = Number(/(\d+)$/.exec(page.url())![1]);
+      const stored = await api().get(`/rest/entity/contact/${key}`);
+      expect(stored.body.properties).toMatchObject({ last_name: 'Keyboard', id_account: body.key });
+      // The list names the account, not its key.
+      await ui.open('Contact');
+      await ui.bodyRows().filter({ hasText: name }).first().waitFor();
+    });
+
+    it("puts the server's 400 on the field its path names", async () => {
+      await ui.signIn();
+      await ui.open('Customer account');
+      await page.getByRole('link', { name: 'New customer account' }).click();
+      await field('Email').fill('someone@example.test');
+      await ui.button('Save').click();
+      await expect(page.locator('#field-name-error').textContent()).resolves.toBe('is required');
+      await expect(field('Name').getAttribute('aria-invalid')).resolves.toBe('true');
+    });
+  });
+
+  it('runs a workflow method from a form of its arguments, and shows its answer or refusal', async () => {
+    const { body: account } = await api().post('/rest/entity/account', {
+      properties: { name: `Workflow ${randomUUID()}` },
+    });
+    await api().post('/rest/entity/invoice', {
+      properties: { id_account: account.key, issue_date: '2026-02-01T10:00:00Z' },
+      children: {
+        invoice_invoice_line: [{ properties: { quantity: 3, unit_price: '2.50' } }],
+      },
+    });
+    await ui.signIn();
+    await ui.open('Workflows');
+    const summary = page.getByRole('form', { name: 'invoicing.summary' });
+    await summary.getByLabel('accountKey').fill(String(account.key));
+    await summary.getByLabel('from').fill('2026-01-01T00:00:00');
+    await summary.getByLabel('to').fill('2026-12-31T23:59:59');
+    await summary.getByRole('button', { name: 'Run' }).click();
+    const result = summary.getByRole('status');
+    await expect(result.textContent().then((text) => JSON.parse(text!))).resolves.toEqual({
+      count: 1,
+      total: '7.50',
+    });
+
+    await summary.getByLabel('accountKey').fill('999999999');
+    await summary.getByRole('button', { name: 'Run' }).click();
+    await expect(summary.getByRole('alert').textContent()).resolves.toBe(
+      'account 999999999 not found',
+    );
+    await summary.getByLabel('accountKey').fill('twelve');
+    await summary.getByRole('button', { name: 'Run' }).click();
+    await expect(summary.locator('.field-error').textContent()).resolves.toBe(
+      'Expected a whole number',
+    );
+  });
+
+  it("edits a role's privilege grid and a user's roles", async () => {
+    const roleName = `console-${randomUUID().slice(0, 8)}`;
+    const user = await createUser(t, { roles: [] });
+    await ui.signIn();
+    await ui.open('Access');
+    await page.getByRole('textbox', { name: 'Role name' }).fill(roleName);
+    await ui.button('Create role').click();
+    const grid = page.getByRole('table', { name: `Privileges of ${roleName}` });
+    await grid
+      .getByRole('combobox', { name: 'Customer account: read' })
+      .selectOption('business_unit');
+    await grid.getByRole('combobox', { name: 'Contact: create' }).selectOption('user');
+    await page.getByRole('checkbox', { name: 'Customer account: Credit limit: read' }).check();
+    await page
+      .getByRole('region', { name: `Role ${roleName}` })
+      .getByRole('button', { name: 'Save' })
+      .click();
+    await ui
+      .status()
+      .filter({ hasText: `Saved the role ${roleName}` })
+      .waitFor();
+
+    const roles = await api().get('/rest/metadata/entity/role');
+    expect(roles.body.name).toBe('role');
+    const [role] = (
+      await request(t.http)
+        .post('/rest/fetch')
+        .set('X-API-Key', adminKey)
+        .set('Content-Type', 'text/plain')
+        .send(`FETCH role (key) WHERE name = '${roleName}'`)
+        .expect(200)
+    ).body;
+    const { body: stored } = await api().get(`/rest/entity/role/${role.key}`);
+    const privileges = stored.children.role_role_privilege.map(
+      ({ properties: p }: { properties: Record<string, string> }) => [
+        p.entity_name,
+        p.create,
+        p.read,
+      ],
+    );
+    expect(privileges.sort()).toEqual([
+      ['account', 'none', 'business_unit'],
+      ['contact', 'user', 'none'],
+    ]);
+    expect(stored.children.role_role_field_permission[0].properties).toMatchObject({
+      entity_name: 'account',
+      property: 'credit_limit',
+      read: true,
+      update: false,
+    });
+
+    await page.getByRole('checkbox', { name: `${roleName} for ${user.userName}` }).check();
+    await ui
+      .status()
+      .filter({ hasText: `Saved the roles of ${user.userName}` })
+      .waitFor();
+    const { body: granted } = await request(t.http)
+      .get('/rest/metadata/privileges')
+      .set(
+        'Cookie',
+        (await request(t.http).post('/auth').send({ user: user.userName, password: user.password }))
+          .headers['set-cookie'] as unknown as string[],
+      )
+      .expect(200);
+    expect(granted.roles).toEqual([roleName]);
+    expect(granted.entities.account.read).toBe('business_unit');
+  });
+
+  it('changes the password: the new one signs in, the old one no longer', async () => {
+    const user = await createUser(t);
+    await ui.signIn(user.userName, user.password);
+    await page.getByRole('link', { name: user.userName }).click();
+    await page.getByLabel('Current password').fill(user.password);
+    await page.getByLabel('New password', { exact: true }).fill('console-new-pass-1');
+    await page.getByLabel('Confirm new password').fill('console-new-pass-1');
+    await ui.button('Change password').click();
+    await ui.status().filter({ hasText: 'Password changed' }).waitFor();
+    await request(t.http)
+      .post('/auth')
+      .send({ user: user.userName, password: user.password })
+      .expect(401);
+    await request(t.http)
+      .post('/auth')
+      .send({ user: user.userName, password: 'console-new-pass-1' })
+      .expect(200);
+  });
+});

@@ -1,0 +1,77 @@
+import { AddressInfo } from 'node:net';
+import { Browser, chromium, Locator, Page } from 'playwright-core';
+import { TEST_ADMIN_PASSWORD } from './constants';
+import { TestApp } from './test-app';
+
+/** Debian's Chromium (npm test and .ci/run install it when missing). */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const launchChromium = (): Promise<Browser> => chromium.launch({ executablePath: CHROMIUM });
+
+/** The test app listening on loopback, as a browser reaches it. */
+export async function listen(t: TestApp): Promise<string> {
+  await t.app.listen(0, '127.0.0.1');
+  return `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
+}
+
+/**
+ * The console in one browser page, driven as a person would: by the accessible names
+ * of its controls. Errors the page itself reports are kept for the test to check.
+ */
+export class ConsolePage {
+  readonly errors: string[] = [];
+
+  constructor(
+    readonly page: Page,
+    readonly base: string,
+  ) {
+    page.on('pageerror', (error) => this.errors.push(error.message));
+    page.on('console', (message) => {
+      // Only the console's own pages (not an OpenID provider's, visited on the way).
+      if (message.type() === 'error' && page.url().startsWith(base)) {
+        this.errors.push(message.text());
+      }
+    });
+  }
+
+  /**
+   * The errors the page reported: its scripts' errors and any 5xx, not the browser's
+   * notes of the 4xx refusals a test provokes on purpose (a 424, a 412, a parse error).
+   */
+  unexpectedErrors(): string[] {
+    return this.errors.filter((error) => !/server responded with a status of 4\d\d/.test(error));
+  }
+
+  async signIn(user = 'admin', password = TEST_ADMIN_PASSWORD, path = '/console/'): Promise<void> {
+    await this.page.goto(`${this.base}${path}`);
+    await this.page.getByLabel('User').fill(user);
+    await this.page.getByLabel('Password').fill(password);
+    await this.page.getByRole('button', { name: 'Sign in' }).click();
+    await this.nav.waitFor();
+  }
+
+  get nav(): Locator {
+    return this.page.getByRole('navigation');
+  }
+
+  /** Follows a link of the navigation, and waits until it is the page shown. */
+  async open(label: string): Promise<void> {
+    const link = this.nav.getByRole('link', { name: label, exact: true });
+    await link.click();
+    await link.and(this.page.locator('[aria-current="page"]')).waitFor();
+  }
+
+  button(name: string): Locator {
+    return this.page.getByRole('button', { name, exact: true });
+  }
+
+  /** The rows of a table's body. */
+  bodyRows(table: Locator = this.page.getByRole('table').first()): Locator {
+    return table.locator('tbody tr');
+  }
+
+  /** What the page announces in its status line (a save, a change). */
+  status(): Locator {
+    return this.page.getByRole('status');
+  }
+}
