@@ -15,10 +15,6 @@ export function App() {
       .catch(() => undefined)
       .finally(() => setChecked(true));
   }, []);
-  useEffect(() => {
-    // The first screen is usable: what bench/console.js measures.
-    if (checked) performance.mark('atrium:first-screen');
-  }, [checked]);
   if (!checked) return null;
   if (!info?.userName) return <SignIn onSignedIn={setInfo} />;
   return <Shell info={info} onSignedOut={() => setInfo(undefined)} />;

@@ -1,10 +1,9 @@
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { ApiKeys } from './api-keys/ApiKeys';
 import { Access } from './access/Access';
 import { entityTypes, EntityTypeInfo, privileges, Privileges } from './api/entities';
 import { ApiError } from './api/http';
 import { ServerInfo, signOut } from './api/session';
-import { FetchPlayground } from './fetch/FetchPlayground';
 import { Files } from './files/Files';
 import { RecordForm } from './records/RecordForm';
 import { RecordList } from './records/RecordList';
@@ -12,7 +11,13 @@ import type { TypeIndex } from './records/record-values';
 import { hrefOf, Route, Section, SECTIONS, useRoute } from './routes';
 import { ChangePassword } from './session/ChangePassword';
 import { Alert } from './ui/Alert';
+import { markFirstScreen } from './ui/first-screen';
 import { Workflows } from './workflows/Workflows';
+
+// The editor (CodeMirror) is most of the console's script: fetched when first opened.
+const FetchPlayground = lazy(() =>
+  import('./fetch/FetchPlayground').then((module) => ({ default: module.FetchPlayground })),
+);
 
 /** The signed-in frame: the user, a navigation by entity type and section, the screen. */
 export function Shell({ info, onSignedOut }: { info: ServerInfo; onSignedOut: () => void }) {
@@ -28,6 +33,9 @@ export function Shell({ info, onSignedOut }: { info: ServerInfo; onSignedOut: ()
       })
       .catch((e: ApiError) => setError(e.message));
   }, []);
+  useEffect(() => {
+    if (types.size > 0) markFirstScreen();
+  }, [types]);
   const topLevel = useMemo(() => [...types.values()].filter((type) => !type.parent), [types]);
   const may = (type: string, action: 'create' | 'delete') =>
     (granted?.entities[type]?.[action] ?? 'none') !== 'none';
@@ -98,7 +106,11 @@ function Screen({
     case 'section':
       switch (route.section) {
         case 'fetch':
-          return <FetchPlayground />;
+          return (
+            <Suspense fallback={<p>Loading the editor…</p>}>
+              <FetchPlayground />
+            </Suspense>
+          );
         case 'workflows':
           return <Workflows />;
         case 'files':

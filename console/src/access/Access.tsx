@@ -9,8 +9,9 @@ import { RoleEditor } from './RoleEditor';
 import { userRoles } from './access-grid';
 
 const ROLES = 'FETCH role (key, name, description) ORDER BY name ASC';
-const USERS = 'FETCH user (key, user_name, full_name) ORDER BY user_name ASC';
-const MEMBERSHIPS = 'FETCH user_role (id_parent_user, id_role)';
+/** Each user once per role held (or once, holding none). */
+const USERS_AND_ROLES =
+  'FETCH user (key, user_name, full_name) { user_role AS held OUTER FROM id_parent_user TO key (id_role) } ORDER BY user_name ASC';
 
 /** Security roles with their privilege grids, and which users hold which role. */
 export function Access({ types }: { types: TypeIndex }) {
@@ -22,11 +23,12 @@ export function Access({ types }: { types: TypeIndex }) {
   const [status, setStatus] = useState<string>();
   const latest = useLatest();
   const load = useCallback(() => {
-    latest(Promise.all([fetchRows(ROLES), fetchRows(USERS), fetchRows(MEMBERSHIPS)]))
-      .then(([r, u, m]) => {
-        setRoles(r);
-        setUsers(u);
-        setHolds(new Set(m.map((row) => `${String(row.id_parent_user)}:${String(row.id_role)}`)));
+    latest(Promise.all([fetchRows(ROLES), fetchRows(USERS_AND_ROLES)]))
+      .then(([roleRows, userRows]) => {
+        setRoles(roleRows);
+        setUsers([...new Map(userRows.map((row) => [row.key, row])).values()]);
+        const held = userRows.filter((row) => row['held.id_role'] !== null);
+        setHolds(new Set(held.map((row) => `${String(row.key)}:${String(row['held.id_role'])}`)));
       })
       .catch((e: ApiError) => setError(e.message));
   }, [latest]);

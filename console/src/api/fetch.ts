@@ -1,4 +1,5 @@
-import { call, send } from './http';
+import { call, errorOf, send } from './http';
+import { inStatementSlot } from './statement-slots';
 
 export interface FetchColumn {
   name: string;
@@ -54,7 +55,10 @@ export async function runFetch(
   const headers: Record<string, string> = { ...TEXT };
   if (options.cursor) headers['X-Fetch-Cursor'] = options.cursor;
   if (options.count) headers['X-Fetch-Count'] = 'true';
-  const response = await call('/rest/fetch', { method: 'POST', headers, body: query });
+  const response = await inStatementSlot(() =>
+    send('/rest/fetch', { method: 'POST', headers, body: query }),
+  );
+  if (!response.ok) throw await errorOf(response);
   return {
     rows: (await response.json()) as Row[],
     next: response.headers.get('X-Fetch-Next') ?? undefined,

@@ -1,4 +1,5 @@
-import { getJson, jsonBody } from './http';
+import { errorOf, getJson, jsonBody, send } from './http';
+import { inStatementSlot } from './statement-slots';
 
 export interface WorkflowArgument {
   name: string;
@@ -13,8 +14,13 @@ export interface WorkflowInfo {
 
 export const workflows = () => getJson<WorkflowInfo[]>('/rest/workflow');
 
-export const runWorkflow = (workflow: string, method: string, args: Record<string, unknown>) =>
-  getJson<unknown>(
-    `/rest/workflow/${encodeURIComponent(workflow)}/${encodeURIComponent(method)}`,
-    jsonBody('POST', args),
-  );
+export async function runWorkflow(
+  workflow: string,
+  method: string,
+  args: Record<string, unknown>,
+): Promise<unknown> {
+  const path = `/rest/workflow/${encodeURIComponent(workflow)}/${encodeURIComponent(method)}`;
+  const response = await inStatementSlot(() => send(path, jsonBody('POST', args)));
+  if (!response.ok) throw await errorOf(response);
+  return response.json();
+}

@@ -8,11 +8,13 @@ import {
   signIn,
 } from '../api/session';
 import { Alert } from '../ui/Alert';
+import { markFirstScreen } from '../ui/first-screen';
 
 /** User and password, or a button per OpenID provider (GET /oauth). */
 export function SignIn({ onSignedIn }: { onSignedIn: (info: ServerInfo) => void }) {
   const [error, setError] = useState<string | undefined>();
   const [providers, setProviders] = useState<OauthProvider[]>([]);
+  useEffect(markFirstScreen, []);
   useEffect(() => {
     oauthProviders()
       .then(setProviders)
