@@ -23,13 +23,11 @@ const path = require('node:path');
 const { chromium } = require('playwright-core');
 const {
   ADMIN_PASSWORD,
-  createDatabase,
-  databaseUrl,
   log,
   numberFromEnv,
   onCleanup,
   runBenchmark,
-  startServer,
+  startDemoApp,
 } = require('./harness');
 
 const LOADS = numberFromEnv('BENCH_LOADS', 20);
@@ -94,15 +92,7 @@ function quantile(values, q) {
 }
 
 async function main() {
-  const database = await createDatabase();
-  const app = await startServer('app', 'dist/src/main.js', {
-    DATABASE_URL: await databaseUrl(database.name),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    ADMIN_PASSWORD,
-    DEMO_DATA: 'true',
-    NODE_ENV: 'production',
-  });
+  const app = await startDemoApp();
   const bare = await startBarePage();
   const login = await fetch(`${app.base}/auth`, {
     method: 'POST',

@@ -107,6 +107,19 @@ async function createDatabase() {
   return { name, version: rows[0].server_version, admin, kind: server.kind, target: server.target };
 }
 
+/** The built app as `npm start` runs it, on a fresh database with the demo data. */
+async function startDemoApp() {
+  const database = await createDatabase();
+  return startServer('app', 'dist/src/main.js', {
+    DATABASE_URL: await databaseUrl(database.name),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    ADMIN_PASSWORD,
+    DEMO_DATA: 'true',
+    NODE_ENV: 'production',
+  });
+}
+
 /** A server child process; its output is kept (last 20 kB) for error reports. */
 async function startServer(label, script, env) {
   const port = await freePort();
@@ -245,6 +258,7 @@ module.exports = {
   runBenchmark,
   signIn,
   sleep,
+  startDemoApp,
   startServer,
   stopServer,
 };

@@ -8,27 +8,18 @@ const path = require('node:path');
 const { chromium } = require('playwright-core');
 const {
   ADMIN_PASSWORD,
-  createDatabase,
-  databaseUrl,
   log,
   onCleanup,
   runBenchmark,
   signIn,
-  startServer,
+  startDemoApp,
 } = require('../bench/harness');
 
 const OUT = path.join(__dirname, '..', 'docs', 'console');
 const VIEWPORT = { width: 1280, height: 800 };
 
 async function main() {
-  const database = await createDatabase();
-  const app = await startServer('app', 'dist/src/main.js', {
-    DATABASE_URL: await databaseUrl(database.name),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    ADMIN_PASSWORD,
-    DEMO_DATA: 'true',
-  });
+  const app = await startDemoApp();
   const admin = await signIn(app);
   // A file with two versions, for the Files screen.
   for (const text of ['Terms, first draft', 'Terms, as signed']) {
@@ -92,7 +83,7 @@ async function main() {
   await editor.click();
   await page.keyboard.press('ControlOrMeta+a');
   await page.keyboard.type(
-    "FETCH invoice (number, status, total) { account TO id_account (name AS account) }\n" +
+    'FETCH invoice (number, status, total) { account TO id_account (name AS account) }\n' +
       "WHERE status = 'paid' ORDER BY total DESC LIMIT 8",
   );
   await page.getByRole('button', { name: 'Run' }).click();

@@ -2,7 +2,7 @@ import { Browser } from 'playwright-core';
 import request from 'supertest';
 import { ConsolePage, launchChromium } from './helpers/console-browser';
 import { freePort } from './helpers/free-port';
-import { AUDIENCE, CLIENT_ID, CLIENT_SECRET, TestProvider } from './helpers/oidc-provider';
+import { TestProvider } from './helpers/oidc-provider';
 import { createTestApp, TestApp } from './helpers/test-app';
 
 /**
@@ -22,20 +22,7 @@ describe('the console with an OpenID provider', () => {
     provider = await TestProvider.start({ appCallback: `${base}/oauth/test` });
     t = await createTestApp({
       PUBLIC_URL: base,
-      OIDC_PROVIDERS: JSON.stringify([
-        {
-          name: 'test',
-          displayName: 'Test IdP',
-          issuer: provider.issuer,
-          clientId: CLIENT_ID,
-          clientSecret: CLIENT_SECRET,
-          audience: AUDIENCE,
-          organization: 'Demo',
-          businessUnit: 'Main',
-          roles: ['member'],
-          redirectUrls: [`${base}/console/`],
-        },
-      ]),
+      OIDC_PROVIDERS: JSON.stringify([provider.entry([`${base}/console/`])]),
     });
     await t.app.listen(port, '127.0.0.1');
     browser = await launchChromium();

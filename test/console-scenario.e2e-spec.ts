@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Browser, Locator, Page } from 'playwright-core';
+import { Locator, Page } from 'playwright-core';
 import request from 'supertest';
-import { ConsolePage, launchChromium, listen } from './helpers/console-browser';
-import { createTestApp, seedAdmin, TestApp } from './helpers/test-app';
+import { ConsolePage, consoleSuite } from './helpers/console-browser';
+import { seedAdmin } from './helpers/test-app';
+import { steps } from './helpers/steps';
 
 /**
  * The console's whole story in one browser, step by step on one page (each step starts
@@ -11,39 +12,24 @@ import { createTestApp, seedAdmin, TestApp } from './helpers/test-app';
  * correct one paged, a file uploaded twice, an API key created and revoked, sign out.
  */
 describe('the console, end to end', () => {
-  let t: TestApp;
-  let browser: Browser;
+  const suite = consoleSuite();
   let ui: ConsolePage;
   let page: Page;
   let adminKey: string;
   const accountName = `Scenario ${randomUUID()}`;
   let invoiceKey: number;
 
-  let failedStep: string | undefined;
-  const step = (name: string, run: () => Promise<void>) =>
-    it(name, async () => {
-      if (failedStep) throw new Error(`Not run: the earlier step "${failedStep}" failed`);
-      failedStep = name;
-      await run();
-      failedStep = undefined;
-    });
+  const step = steps();
 
   beforeAll(async () => {
-    t = await createTestApp();
-    const base = await listen(t);
-    browser = await launchChromium();
-    ui = new ConsolePage(await (await browser.newContext()).newPage(), base);
+    ui = new ConsolePage(await (await suite.browser.newContext()).newPage(), suite.base);
     page = ui.page;
-    adminKey = (await seedAdmin(t)).key;
-    await request(t.http)
+    adminKey = (await seedAdmin(suite.t)).key;
+    await request(suite.t.http)
       .post('/rest/entity/account')
       .set('X-API-Key', adminKey)
       .send({ properties: { name: accountName } })
       .expect(200);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
   });
 
   const lines = () => page.getByRole('table', { name: 'Invoice line' });
@@ -101,7 +87,7 @@ describe('the console, end to end', () => {
     await expect(page.getByRole('combobox', { name: 'Account' }).inputValue()).resolves.toBe(
       accountName,
     );
-    const stored = await request(t.http)
+    const stored = await request(suite.t.http)
       .get(`/rest/entity/invoice/${invoiceKey}`)
       .set('X-API-Key', adminKey)
       .expect(200);
@@ -133,7 +119,7 @@ describe('the console, end to end', () => {
     await page.getByRole('textbox', { name: 'Number' }).fill(`SCEN-${invoiceKey}`);
     await ui.button('Save').click();
     await ui.status().filter({ hasText: 'Saved' }).waitFor();
-    const stored = await request(t.http)
+    const stored = await request(suite.t.http)
       .get(`/rest/entity/invoice/${invoiceKey}`)
       .set('X-API-Key', adminKey)
       .expect(200);
@@ -142,19 +128,12 @@ describe('the console, end to end', () => {
 
   step('runs a FETCH with an error, then a correct one, and pages it', async () => {
     await ui.open('FETCH');
-    const editor = page.getByRole('textbox', { name: 'FETCH query' });
-    const typeQuery = async (text: string) => {
-      await editor.click();
-      await page.keyboard.press('ControlOrMeta+a');
-      await page.keyboard.press('Delete');
-      await page.keyboard.type(text);
-    };
-    await typeQuery('FETCH invoice (key number)');
+    await ui.typeQuery('FETCH invoice (key number)');
     await page.locator('.cm-lint-marker-error').waitFor();
     await ui.button('Run').click();
     await expect(page.getByRole('alert').textContent()).resolves.toMatch(/line 1, column 20/);
 
-    await typeQuery('FETCH invoice (key, number) ORDER BY key ASC LIMIT 5');
+    await ui.typeQuery('FETCH invoice (key, number) ORDER BY key ASC LIMIT 5');
     await page.locator('.cm-lint-marker-error').waitFor({ state: 'detached' });
     await ui.button('Run').click();
     await page.getByText(/^5 rows, \d+ in all/).waitFor();
@@ -203,14 +182,14 @@ describe('the console, end to end', () => {
     await page.getByRole('textbox', { name: 'Name' }).fill(name);
     await ui.button('Create key').click();
     const secret = await page.getByRole('textbox', { name: 'New API key' }).inputValue();
-    await request(t.http).get('/rest/metadata/entity').set('X-API-Key', secret).expect(200);
+    await request(suite.t.http).get('/rest/metadata/entity').set('X-API-Key', secret).expect(200);
     const row = ui
       .bodyRows(page.getByRole('table', { name: 'API keys' }))
       .filter({ hasText: name });
     await row.getByRole('button', { name: 'Revoke' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
     await row.waitFor({ state: 'detached' });
-    await request(t.http).get('/rest/metadata/entity').set('X-API-Key', secret).expect(401);
+    await request(suite.t.http).get('/rest/metadata/entity').set('X-API-Key', secret).expect(401);
     // Shown once: gone from the page once it is left.
     await ui.open('Files');
     await ui.open('API keys');

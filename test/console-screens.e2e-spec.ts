@@ -1,30 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { Browser, Page } from 'playwright-core';
+import { Page } from 'playwright-core';
 import request from 'supertest';
-import { ConsolePage, launchChromium, listen } from './helpers/console-browser';
-import { createTestApp, createUser, seedAdmin, TestApp } from './helpers/test-app';
+import { ConsolePage, consoleSuite } from './helpers/console-browser';
+import { createUser, seedAdmin } from './helpers/test-app';
 
 /** The console's screens beyond the main story, each on a fresh page, in a real browser. */
 describe('the console screens', () => {
-  let t: TestApp;
-  let base: string;
-  let browser: Browser;
+  const suite = consoleSuite();
   let ui: ConsolePage;
   let page: Page;
   let adminKey: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    base = await listen(t);
-    browser = await launchChromium();
-    adminKey = (await seedAdmin(t)).key;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t.close();
+    adminKey = (await seedAdmin(suite.t)).key;
   });
   beforeEach(async () => {
-    ui = new ConsolePage(await browser.newPage(), base);
+    ui = new ConsolePage(await suite.browser.newPage(), suite.base);
     page = ui.page;
   });
   afterEach(async () => {
@@ -33,9 +24,9 @@ describe('the console screens', () => {
   });
 
   const api = () => ({
-    get: (path: string) => request(t.http).get(path).set('X-API-Key', adminKey).expect(200),
+    get: (path: string) => request(suite.t.http).get(path).set('X-API-Key', adminKey).expect(200),
     post: (path: string, body: object) =>
-      request(t.http).post(path).set('X-API-Key', adminKey).send(body).expect(200),
+      request(suite.t.http).post(path).set('X-API-Key', adminKey).send(body).expect(200),
   });
   const field = (label: string) => page.getByRole('textbox', { name: label, exact: true });
 
@@ -71,7 +62,7 @@ describe('the console screens', () => {
       );
       await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
       await page.waitForURL(/#\/records\/product$/);
-      await request(t.http)
+      await request(suite.t.http)
         .get(`/rest/entity/product/${key}`)
         .set('X-API-Key', adminKey)
         .expect(404);
@@ -149,7 +140,7 @@ describe('the console screens', () => {
 
   it("edits a role's privilege grid and a user's roles", async () => {
     const roleName = `console-${randomUUID().slice(0, 8)}`;
-    const user = await createUser(t, { roles: [] });
+    const user = await createUser(suite.t, { roles: [] });
     await ui.signIn();
     await ui.open('Access');
     await page.getByRole('textbox', { name: 'Role name' }).fill(roleName);
@@ -172,7 +163,7 @@ describe('the console screens', () => {
     const roles = await api().get('/rest/metadata/entity/role');
     expect(roles.body.name).toBe('role');
     const [role] = (
-      await request(t.http)
+      await request(suite.t.http)
         .post('/rest/fetch')
         .set('X-API-Key', adminKey)
         .set('Content-Type', 'text/plain')
@@ -203,12 +194,15 @@ describe('the console screens', () => {
       .status()
       .filter({ hasText: `Saved the roles of ${user.userName}` })
       .waitFor();
-    const { body: granted } = await request(t.http)
+    const { body: granted } = await request(suite.t.http)
       .get('/rest/metadata/privileges')
       .set(
         'Cookie',
-        (await request(t.http).post('/auth').send({ user: user.userName, password: user.password }))
-          .headers['set-cookie'] as unknown as string[],
+        (
+          await request(suite.t.http)
+            .post('/auth')
+            .send({ user: user.userName, password: user.password })
+        ).headers['set-cookie'] as unknown as string[],
       )
       .expect(200);
     expect(granted.roles).toEqual([roleName]);
@@ -216,7 +210,7 @@ describe('the console screens', () => {
   });
 
   it('changes the password: the new one signs in, the old one no longer', async () => {
-    const user = await createUser(t);
+    const user = await createUser(suite.t);
     await ui.signIn(user.userName, user.password);
     await page.getByRole('link', { name: user.userName }).click();
     await page.getByLabel('Current password').fill(user.password);
@@ -224,11 +218,11 @@ describe('the console screens', () => {
     await page.getByLabel('Confirm new password').fill('console-new-pass-1');
     await ui.button('Change password').click();
     await ui.status().filter({ hasText: 'Password changed' }).waitFor();
-    await request(t.http)
+    await request(suite.t.http)
       .post('/auth')
       .send({ user: user.userName, password: user.password })
       .expect(401);
-    await request(t.http)
+    await request(suite.t.http)
       .post('/auth')
       .send({ user: user.userName, password: 'console-new-pass-1' })
       .expect(200);

@@ -2,41 +2,30 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { Browser, Page } from 'playwright-core';
+import { Page } from 'playwright-core';
 import request from 'supertest';
 import { TEST_ADMIN_PASSWORD } from './helpers/constants';
-import { ConsolePage, launchChromium, listen } from './helpers/console-browser';
-import { seedAdmin, createTestApp, TestApp } from './helpers/test-app';
+import { ConsolePage, consoleSuite } from './helpers/console-browser';
+import { seedAdmin } from './helpers/test-app';
 
 /**
  * The console in a real browser, on the real server: it uses only the public API, with
  * the session cookie the browser keeps and the CSRF header on writes.
  */
 describe('the console', () => {
-  let t: TestApp;
-  let base: string;
-  let browser: Browser;
+  const suite = consoleSuite();
   let ui: ConsolePage;
   let page: Page;
 
-  beforeAll(async () => {
-    t = await createTestApp();
-    base = await listen(t);
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t.close();
-  });
   beforeEach(async () => {
-    ui = new ConsolePage(await browser.newPage(), base);
+    ui = new ConsolePage(await suite.browser.newPage(), suite.base);
     page = ui.page;
   });
   afterEach(() => page.close());
 
   it('is where / leads, under a Content-Security-Policy of self with no inline script', async () => {
-    await request(t.http).get('/').expect(302).expect('Location', '/console/');
-    const response = await request(t.http).get('/console/').expect(200);
+    await request(suite.t.http).get('/').expect(302).expect('Location', '/console/');
+    const response = await request(suite.t.http).get('/console/').expect(200);
     expect(response.headers['content-security-policy']).toMatch(/default-src 'self'/);
     expect(response.headers['content-security-policy']).toMatch(/script-src 'self'(;|$)/);
     expect(response.text).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
@@ -76,10 +65,10 @@ describe('the console', () => {
   });
 
   it('filters a list, sorts it by a column both ways, and says how many records match', async () => {
-    const { key } = await seedAdmin(t);
+    const { key } = await seedAdmin(suite.t);
     const prefix = `Console ${randomUUID()}`;
     for (const suffix of ['B', 'A']) {
-      await request(t.http)
+      await request(suite.t.http)
         .post('/rest/entity/account')
         .set('X-API-Key', key)
         .send({ properties: { name: `${prefix} ${suffix}` } })
@@ -117,21 +106,14 @@ describe('the console', () => {
   it('marks a FETCH error where it is as one types, runs a query, pages it and shows its tree', async () => {
     await ui.signIn();
     await ui.open('FETCH');
-    const editor = page.getByRole('textbox', { name: 'FETCH query' });
-    const typeQuery = async (text: string) => {
-      await editor.click();
-      await page.keyboard.press('ControlOrMeta+a');
-      await page.keyboard.press('Delete');
-      await page.keyboard.type(text);
-    };
-    await typeQuery('FETCH invoice (number total)');
+    await ui.typeQuery('FETCH invoice (number total)');
     await page.locator('.cm-lint-marker-error').waitFor();
     await page.locator('.cm-lintRange-error').hover();
     await expect(page.locator('.cm-tooltip-lint').textContent()).resolves.toMatch(
       /line 1, column 23|total/,
     );
 
-    await typeQuery('FETCH invoice (key, number, total) ORDER BY key ASC LIMIT 10');
+    await ui.typeQuery('FETCH invoice (key, number, total) ORDER BY key ASC LIMIT 10');
     await page.locator('.cm-lint-marker-error').waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Run' }).click();
     await page.getByText(/^10 rows, \d+ in all/).waitFor();
@@ -159,7 +141,7 @@ describe('the console', () => {
   });
 
   it('says why a sign-in was refused', async () => {
-    await page.goto(`${base}/console/`);
+    await page.goto(`${suite.base}/console/`);
     await page.getByLabel('User').fill('admin');
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();

@@ -7,7 +7,7 @@ import { LOCALE_COOKIE } from '../src/auth/session-cookies';
 import { environmentWithout } from './helpers/child-process';
 import { TEST_ADMIN_PASSWORD } from './helpers/constants';
 import { freePort } from './helpers/free-port';
-import { AUDIENCE, Browser, CLIENT_ID, CLIENT_SECRET, TestProvider } from './helpers/oidc-provider';
+import { Browser, CLIENT_SECRET, TestProvider } from './helpers/oidc-provider';
 import { running, ServerProcess } from './helpers/server-process';
 
 const AFTER_LOGIN = 'http://127.0.0.1:9/after-login';
@@ -47,18 +47,7 @@ describe('secrets never reach the log', () => {
     const port = await freePort();
     const appUrl = `http://127.0.0.1:${port}`;
     provider = await TestProvider.start({ appCallback: `${appUrl}/oauth/test` });
-    const providers = [
-      {
-        name: 'test',
-        issuer: provider.issuer,
-        clientId: CLIENT_ID,
-        clientSecret: CLIENT_SECRET,
-        audience: AUDIENCE,
-        organization: 'Demo',
-        businessUnit: 'Main',
-        redirectUrls: [AFTER_LOGIN],
-      },
-    ];
+    const providers = [provider.entry([AFTER_LOGIN])];
     server = await ServerProcess.start(
       {
         ...environmentWithout('TEST_DATABASE_URL', 'ADMIN_PASSWORD'),

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { sha256 } from '../src/common/secrets';
 import { freePort } from './helpers/free-port';
-import { AUDIENCE, Browser, CLIENT_ID, CLIENT_SECRET, TestProvider } from './helpers/oidc-provider';
+import { AUDIENCE, Browser, CLIENT_ID, TestProvider } from './helpers/oidc-provider';
 import { DeafeningProxy } from './helpers/deafening-proxy';
 import {
   apiKeyUser,
@@ -23,19 +23,7 @@ describe('OpenID Connect and OAuth 2.0', () => {
   let t: TestApp;
   let appUrl: string;
 
-  const providerEntry = (overrides: object = {}) => ({
-    name: 'test',
-    displayName: 'Test IdP',
-    issuer: provider.issuer,
-    clientId: CLIENT_ID,
-    clientSecret: CLIENT_SECRET,
-    audience: AUDIENCE,
-    organization: 'Demo',
-    businessUnit: 'Main',
-    roles: ['member'],
-    redirectUrls: [AFTER_LOGIN],
-    ...overrides,
-  });
+  const providerEntry = (overrides: object = {}) => provider.entry([AFTER_LOGIN], overrides);
 
   beforeAll(async () => {
     const port = await freePort();

@@ -24,6 +24,7 @@ import {
 import { assertBuilt, BUILT_SERVER, environmentWithout, runCli } from './helpers/child-process';
 import { isAlive, postmasterPid, waitFor } from './helpers/postmaster';
 import { logMessages, running, ServerProcess } from './helpers/server-process';
+import { steps } from './helpers/steps';
 
 const SHUTDOWN_LIMIT_MS = 5_000;
 const PASSWORD_MESSAGE = /^Created user "admin"; its password is in (\S+): /;
@@ -41,15 +42,7 @@ describe('the built server as a process on its own embedded database', () => {
   let adminPassword: string;
   let apiKey: string;
 
-  /** Each step needs the state the one before left; after a failure, say so instead. */
-  let failedStep: string | undefined;
-  const step = (name: string, run: () => Promise<void>) =>
-    it(name, async () => {
-      if (failedStep) throw new Error(`Not run: the earlier step "${failedStep}" failed`);
-      failedStep = name;
-      await run();
-      failedStep = undefined;
-    });
+  const step = steps();
 
   const socketPath = () => join(dataDir, 'pgdata', EMBEDDED_SOCKET_NAME);
   /** A query through the running database's private socket, as the admin CLI does. */

@@ -1,7 +1,7 @@
 import { AddressInfo } from 'node:net';
 import { Browser, chromium, Locator, Page } from 'playwright-core';
 import { TEST_ADMIN_PASSWORD } from './constants';
-import { TestApp } from './test-app';
+import { createTestApp, TestApp } from './test-app';
 
 /** Debian's Chromium (npm test and .ci/run install it when missing). */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -12,6 +12,28 @@ export const launchChromium = (): Promise<Browser> => chromium.launch({ executab
 export async function listen(t: TestApp): Promise<string> {
   await t.app.listen(0, '127.0.0.1');
   return `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
+}
+
+/** What a browser suite runs against: the app listening on loopback, and Chromium. */
+export interface ConsoleSuite {
+  t: TestApp;
+  base: string;
+  browser: Browser;
+}
+
+/** Starts the app and Chromium before the suite's tests, and stops both after them. */
+export function consoleSuite(): ConsoleSuite {
+  const suite = {} as ConsoleSuite;
+  beforeAll(async () => {
+    suite.t = await createTestApp();
+    suite.base = await listen(suite.t);
+    suite.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.t?.close();
+  });
+  return suite;
 }
 
 /**
@@ -63,6 +85,14 @@ export class ConsolePage {
 
   button(name: string): Locator {
     return this.page.getByRole('button', { name, exact: true });
+  }
+
+  /** Replaces the FETCH editor's text, typed as a person would. */
+  async typeQuery(text: string): Promise<void> {
+    await this.page.getByRole('textbox', { name: 'FETCH query' }).click();
+    await this.page.keyboard.press('ControlOrMeta+a');
+    await this.page.keyboard.press('Delete');
+    await this.page.keyboard.type(text);
   }
 
   /** The rows of a table's body. */

@@ -90,6 +90,23 @@ export class TestProvider {
     return new TestProvider(issuer, signingKey, server);
   }
 
+  /** This provider as an entry of OIDC_PROVIDERS (named `test`), with `overrides`. */
+  entry(redirectUrls: string[], overrides: object = {}) {
+    return {
+      name: 'test',
+      displayName: 'Test IdP',
+      issuer: this.issuer,
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+      audience: AUDIENCE,
+      organization: 'Demo',
+      businessUnit: 'Main',
+      roles: ['member'],
+      redirectUrls,
+      ...overrides,
+    };
+  }
+
   close(): Promise<void> {
     return new Promise((done) => {
       this.server.closeAllConnections();

@@ -59,13 +59,13 @@ export function RecordForm({ type, types, recordKey, canDelete }: RecordFormProp
       return;
     }
     try {
-      const { envelope, etag, labels } = await latest(
-        readRecord(type.name, recordKey).then(async (read) => ({
-          ...read,
-          labels: await labelsOf(type, types, stateOf(type, types, read.envelope)),
-        })),
+      const read = await latest(
+        readRecord(type.name, recordKey).then(async ({ envelope, etag }) => {
+          const state = stateOf(type, types, envelope);
+          return { etag, state, labels: await labelsOf(type, types, state) };
+        }),
       );
-      setLoaded({ key: recordKey, etag, state: stateOf(type, types, envelope), labels });
+      setLoaded({ key: recordKey, ...read });
     } catch (error) {
       setProblems({ ...noProblems(), form: (error as Error).message });
     }
