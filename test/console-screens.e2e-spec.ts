@@ -209,6 +209,44 @@ describe('the console screens', () => {
     expect(granted.entities.account.read).toBe('business_unit');
   });
 
+  it("shows an upload's progress while its bytes go, then the file", async () => {
+    await ui.signIn();
+    await ui.open('Files');
+    // A slow uplink (256 KiB/s), so that the progress of a 1 MiB upload can be seen.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 256 * 1024,
+    });
+    const name = `progress-${randomUUID()}.bin`;
+    const upload = page.getByRole('group', { name: 'Upload a file' });
+    await upload
+      .getByLabel('File')
+      .setInputFiles({ name, mimeType: 'application/octet-stream', buffer: Buffer.alloc(1 << 20) });
+    await upload.getByRole('button', { name: 'Upload' }).click();
+    const progress = upload.getByRole('progressbar', { name: 'Upload progress' });
+    await progress.waitFor();
+    await expect(upload.getByRole('button', { name: 'Upload' }).isDisabled()).resolves.toBe(true);
+    // It moves: read until it is gone, some of the bytes are seen sent, not all.
+    const seen: number[] = [];
+    while ((await progress.count()) > 0) {
+      const value = await progress.getAttribute('value', { timeout: 1000 }).catch(() => null);
+      if (value !== null) seen.push(Number(value));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(seen.some((value) => value > 0 && value < 1)).toBe(true);
+    await page.getByRole('button', { name }).waitFor();
+    await expect(
+      ui
+        .bodyRows(page.getByRole('table', { name: 'Versions' }))
+        .first()
+        .textContent(),
+    ).resolves.toContain('1.0 MB');
+  });
+
   it('changes the password: the new one signs in, the old one no longer', async () => {
     const user = await createUser(suite.t);
     await ui.signIn(user.userName, user.password);
