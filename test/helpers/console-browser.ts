@@ -95,6 +95,25 @@ export class ConsolePage {
     await this.page.keyboard.type(text);
   }
 
+  /**
+   * The playground's next page: the keys (its first column) of the rows shown before and
+   * after "Next page", once the page has changed.
+   */
+  async nextFetchPage(): Promise<{ before: number[]; after: number[] }> {
+    const keys = async () =>
+      (await this.bodyRows().locator('td:first-child').allTextContents()).map(Number);
+    const before = await keys();
+    await this.button('Next page').click();
+    // The page's CSP forbids evaluating strings: waited for through a locator instead.
+    await this.bodyRows()
+      .first()
+      .locator('td')
+      .first()
+      .filter({ hasNotText: new RegExp(`^${before[0]}$`) })
+      .waitFor();
+    return { before, after: await keys() };
+  }
+
   /** The rows of a table's body. */
   bodyRows(table: Locator = this.page.getByRole('table').first()): Locator {
     return table.locator('tbody tr');
