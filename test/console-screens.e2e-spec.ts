@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Page } from 'playwright-core';
 import request from 'supertest';
 import { ConsolePage, consoleSuite } from './helpers/console-browser';
-import { createUser, seedAdmin } from './helpers/test-app';
+import { as } from './helpers/access';
+import { createUser, login, postFetch, seedAdmin } from './helpers/test-app';
 
 /** The console's screens beyond the main story, each on a fresh page, in a real browser. */
 describe('the console screens', () => {
@@ -23,17 +24,13 @@ describe('the console screens', () => {
     await page.close();
   });
 
-  const api = () => ({
-    get: (path: string) => request(suite.t.http).get(path).set('X-API-Key', adminKey).expect(200),
-    post: (path: string, body: object) =>
-      request(suite.t.http).post(path).set('X-API-Key', adminKey).send(body).expect(200),
-  });
+  const admin = () => as(suite.t, adminKey);
   const field = (label: string) => page.getByRole('textbox', { name: label, exact: true });
 
   describe('records', () => {
     it('keeps decimals exact, names a taken value (409), and deletes after asking', async () => {
       const code = `C-${randomUUID()}`;
-      await api().post('/rest/entity/product', { properties: { code } });
+      await admin().post('/rest/entity/product', { properties: { code } }).expect(200);
       await ui.signIn();
       await ui.open('Product');
       await page.getByRole('link', { name: 'New product' }).click();
@@ -50,27 +47,26 @@ describe('the console screens', () => {
       await ui.button('Save').click();
       await page.waitForURL(/#\/records\/product\/\d+$/);
       const key = Number(/(\d+)$/.exec(page.url())![1]);
-      const { body } = await api().get(`/rest/entity/product/${key}`);
+      const { body } = await admin().get(`/rest/entity/product/${key}`).expect(200);
       expect(body.properties).toMatchObject({ code: `${code}-2`, price: '123456789012.35' });
 
       await ui.button('Delete').click();
       await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
-      await api().get(`/rest/entity/product/${key}`);
+      await admin().get(`/rest/entity/product/${key}`).expect(200);
       await ui.button('Delete').click();
       await expect(page.getByRole('dialog').textContent()).resolves.toContain(
         `Delete product ${key}?`,
       );
       await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
       await page.waitForURL(/#\/records\/product$/);
-      await request(suite.t.http)
-        .get(`/rest/entity/product/${key}`)
-        .set('X-API-Key', adminKey)
-        .expect(404);
+      await admin().get(`/rest/entity/product/${key}`).expect(404);
     });
 
     it('searches a lookup by name and picks with the keyboard', async () => {
       const name = `Picker ${randomUUID()}`;
-      const { body } = await api().post('/rest/entity/account', { properties: { name } });
+      const { body } = await admin()
+        .post('/rest/entity/account', { properties: { name } })
+        .expect(200);
       await ui.signIn();
       await ui.open('Contact');
       await page.getByRole('link', { name: 'New contact' }).click();
@@ -85,7 +81,7 @@ describe('the console screens', () => {
       await ui.button('Save').click();
       await page.waitForURL(/#\/records\/contact\/\d+$/);
       const key = Number(/(\d+)$/.exec(page.url())![1]);
-      const stored = await api().get(`/rest/entity/contact/${key}`);
+      const stored = await admin().get(`/rest/entity/contact/${key}`).expect(200);
       expect(stored.body.properties).toMatchObject({ last_name: 'Keyboard', id_account: body.key });
       // The list names the account, not its key.
       await ui.open('Contact');
@@ -104,15 +100,19 @@ describe('the console screens', () => {
   });
 
   it('runs a workflow method from a form of its arguments, and shows its answer or refusal', async () => {
-    const { body: account } = await api().post('/rest/entity/account', {
-      properties: { name: `Workflow ${randomUUID()}` },
-    });
-    await api().post('/rest/entity/invoice', {
-      properties: { id_account: account.key, issue_date: '2026-02-01T10:00:00Z' },
-      children: {
-        invoice_invoice_line: [{ properties: { quantity: 3, unit_price: '2.50' } }],
-      },
-    });
+    const { body: account } = await admin()
+      .post('/rest/entity/account', {
+        properties: { name: `Workflow ${randomUUID()}` },
+      })
+      .expect(200);
+    await admin()
+      .post('/rest/entity/invoice', {
+        properties: { id_account: account.key, issue_date: '2026-02-01T10:00:00Z' },
+        children: {
+          invoice_invoice_line: [{ properties: { quantity: 3, unit_price: '2.50' } }],
+        },
+      })
+      .expect(200);
     await ui.signIn();
     await ui.open('Workflows');
     const summary = page.getByRole('form', { name: 'invoicing.summary' });
@@ -160,17 +160,10 @@ describe('the console screens', () => {
       .filter({ hasText: `Saved the role ${roleName}` })
       .waitFor();
 
-    const roles = await api().get('/rest/metadata/entity/role');
-    expect(roles.body.name).toBe('role');
     const [role] = (
-      await request(suite.t.http)
-        .post('/rest/fetch')
-        .set('X-API-Key', adminKey)
-        .set('Content-Type', 'text/plain')
-        .send(`FETCH role (key) WHERE name = '${roleName}'`)
-        .expect(200)
+      await postFetch(suite.t, adminKey, `FETCH role (key) WHERE name = '${roleName}'`).expect(200)
     ).body;
-    const { body: stored } = await api().get(`/rest/entity/role/${role.key}`);
+    const { body: stored } = await admin().get(`/rest/entity/role/${role.key}`).expect(200);
     const privileges = stored.children.role_role_privilege.map(
       ({ properties: p }: { properties: Record<string, string> }) => [
         p.entity_name,
@@ -194,19 +187,36 @@ describe('the console screens', () => {
       .status()
       .filter({ hasText: `Saved the roles of ${user.userName}` })
       .waitFor();
+    const { cookie } = await login(suite.t, user.userName, user.password);
     const { body: granted } = await request(suite.t.http)
       .get('/rest/metadata/privileges')
-      .set(
-        'Cookie',
-        (
-          await request(suite.t.http)
-            .post('/auth')
-            .send({ user: user.userName, password: user.password })
-        ).headers['set-cookie'] as unknown as string[],
-      )
+      .set('Cookie', cookie)
       .expect(200);
     expect(granted.roles).toEqual([roleName]);
     expect(granted.entities.account.read).toBe('business_unit');
+  });
+
+  it("keeps a role's unsaved privileges while users' roles are changed beside it", async () => {
+    const roleName = `console-${randomUUID().slice(0, 8)}`;
+    await admin()
+      .post('/rest/entity/role', { properties: { name: roleName } })
+      .expect(200);
+    const user = await createUser(suite.t, { roles: [] });
+    await ui.signIn();
+    await ui.open('Access');
+    await ui.button(roleName).click();
+    const productDelete = page
+      .getByRole('table', { name: `Privileges of ${roleName}` })
+      .getByRole('combobox', { name: 'Product: delete' });
+    await productDelete.selectOption('organization');
+    await page.getByRole('checkbox', { name: `${roleName} for ${user.userName}` }).check();
+    await ui
+      .status()
+      .filter({ hasText: `Saved the roles of ${user.userName}` })
+      .waitFor();
+    // The roles and users are read again after that save: the role's grid is not.
+    await page.waitForLoadState('networkidle');
+    await expect(productDelete.inputValue()).resolves.toBe('organization');
   });
 
   it("shows an upload's progress while its bytes go, then the file", async () => {

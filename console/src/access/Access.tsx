@@ -1,10 +1,10 @@
-import { FormEvent, useCallback, useEffect, useState } from 'react';
+import { FormEvent, useMemo, useState } from 'react';
 import { EntityTypeInfo, readRecord, saveRecord } from '../api/entities';
 import { fetchRows, Row } from '../api/fetch';
 import { ApiError } from '../api/http';
 import type { TypeIndex } from '../records/record-values';
 import { Alert } from '../ui/Alert';
-import { useLatest } from '../ui/use-latest';
+import { useRead } from '../ui/use-read';
 import { RoleEditor } from './RoleEditor';
 import { userRoles } from './access-grid';
 
@@ -13,26 +13,35 @@ const ROLES = 'FETCH role (key, name, description) ORDER BY name ASC';
 const USERS_AND_ROLES =
   'FETCH user (key, user_name, full_name) { user_role AS held OUTER FROM id_parent_user TO key (id_role) } ORDER BY user_name ASC';
 
+/** The roles, the users, and who holds what (`<user key>:<role key>`). */
+async function readAccess() {
+  const [roles, userRows] = await Promise.all([fetchRows(ROLES), fetchRows(USERS_AND_ROLES)]);
+  const held = userRows.filter((row) => row['held.id_role'] !== null);
+  return {
+    roles,
+    users: [...new Map(userRows.map((row) => [row.key, row])).values()],
+    holds: new Set(held.map((row) => `${String(row.key)}:${String(row['held.id_role'])}`)),
+  };
+}
+
 /** Security roles with their privilege grids, and which users hold which role. */
 export function Access({ types }: { types: TypeIndex }) {
-  const [roles, setRoles] = useState<Row[]>([]);
-  const [users, setUsers] = useState<Row[]>([]);
-  const [holds, setHolds] = useState<Set<string>>(new Set());
+  const {
+    value,
+    setValue,
+    error,
+    setError,
+    reload: load,
+  } = useRead(readAccess, {
+    roles: [] as Row[],
+    users: [] as Row[],
+    holds: new Set<string>(),
+  });
+  const { roles, users, holds } = value;
   const [chosen, setChosen] = useState<number>();
-  const [error, setError] = useState<string>();
   const [status, setStatus] = useState<string>();
-  const latest = useLatest();
-  const load = useCallback(() => {
-    latest(Promise.all([fetchRows(ROLES), fetchRows(USERS_AND_ROLES)]))
-      .then(([roleRows, userRows]) => {
-        setRoles(roleRows);
-        setUsers([...new Map(userRows.map((row) => [row.key, row])).values()]);
-        const held = userRows.filter((row) => row['held.id_role'] !== null);
-        setHolds(new Set(held.map((row) => `${String(row.key)}:${String(row['held.id_role'])}`)));
-      })
-      .catch((e: ApiError) => setError(e.message));
-  }, [latest]);
-  useEffect(load, [load]);
+  // One array for as long as the types are the same: the role editor reads again when it changes.
+  const all = useMemo<EntityTypeInfo[]>(() => [...types.values()], [types]);
 
   const createRole = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -55,7 +64,7 @@ export function Access({ types }: { types: TypeIndex }) {
     const held = new Set(holds);
     if (holding) held.add(pair);
     else held.delete(pair);
-    setHolds(held); // shown at once; what is stored is read back after the save
+    setValue({ ...value, holds: held }); // shown at once; what is stored is read back after the save
     try {
       const { envelope, etag } = await readRecord('user', userKey);
       const next = roles.map((r) => Number(r.key)).filter((key) => held.has(`${userKey}:${key}`));
@@ -75,7 +84,6 @@ export function Access({ types }: { types: TypeIndex }) {
     load();
   };
 
-  const all: EntityTypeInfo[] = [...types.values()];
   return (
     <section>
       <h2>Access</h2>

@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Depth, EntityTypeInfo, Envelope, readRecord, saveRecord } from '../api/entities';
 import { ApiError } from '../api/http';
 import { Alert } from '../ui/Alert';
-import { useLatest } from '../ui/use-latest';
+import { useRead } from '../ui/use-read';
 import {
   ACTIONS,
-  DEPTHS,
+  depthsOf,
   FieldGrid,
   fieldGridOf,
   governedTypes,
@@ -24,27 +24,34 @@ interface Loaded {
 
 /** One role's privileges (a depth per type and action) and secured properties, saved at once. */
 export function RoleEditor({ roleKey, types }: { roleKey: number; types: EntityTypeInfo[] }) {
-  const [loaded, setLoaded] = useState<Loaded>();
-  const [error, setError] = useState<{ text: string; stale?: boolean }>();
+  const read = useCallback(
+    () =>
+      readRecord('role', roleKey).then(({ envelope, etag }): Loaded => ({
+        role: envelope,
+        etag,
+        privileges: privilegeGridOf(types, envelope),
+        fields: fieldGridOf(types, envelope),
+      })),
+    [roleKey, types],
+  );
+  const {
+    value: loaded,
+    setValue: setLoaded,
+    error,
+    setError,
+    reload,
+  } = useRead<Loaded | undefined>(read, undefined);
+  const [stale, setStale] = useState(false);
   const [status, setStatus] = useState<string>();
-  const latest = useLatest();
-  const load = useCallback(() => {
+  const load = () => {
     setError(undefined);
-    latest(readRecord('role', roleKey))
-      .then(({ envelope, etag }) =>
-        setLoaded({
-          role: envelope,
-          etag,
-          privileges: privilegeGridOf(types, envelope),
-          fields: fieldGridOf(types, envelope),
-        }),
-      )
-      .catch((e: ApiError) => setError({ text: e.message }));
-  }, [roleKey, types, latest]);
-  useEffect(load, [load]);
-  if (!loaded) return <Alert message={error?.text} />;
+    setStale(false);
+    reload();
+  };
+  if (!loaded) return <Alert message={error} />;
 
   const name = String(loaded.role.properties.name);
+  const depths = depthsOf(types);
   const setDepth = (type: string, action: (typeof ACTIONS)[number], depth: Depth) => {
     setStatus(undefined);
     setLoaded({
@@ -66,7 +73,10 @@ export function RoleEditor({ roleKey, types }: { roleKey: number; types: EntityT
         setStatus(`Saved the role ${name}`);
         load();
       })
-      .catch((e: ApiError) => setError({ text: e.message, stale: e.status === 412 }));
+      .catch((e: ApiError) => {
+        setError(e.message);
+        setStale(e.status === 412);
+      });
   };
 
   return (
@@ -74,8 +84,8 @@ export function RoleEditor({ roleKey, types }: { roleKey: number; types: EntityT
       <h3>Role {name}</h3>
       {error && (
         <p role="alert">
-          {error.text}{' '}
-          {error.stale && (
+          {error}{' '}
+          {stale && (
             <button type="button" onClick={load}>
               Reload
             </button>
@@ -105,7 +115,7 @@ export function RoleEditor({ roleKey, types }: { roleKey: number; types: EntityT
                     value={loaded.privileges[type.name][action]}
                     onChange={(e) => setDepth(type.name, action, e.target.value as Depth)}
                   >
-                    {DEPTHS.map((depth) => (
+                    {depths.map((depth) => (
                       <option key={depth} value={depth}>
                         {depth.replaceAll('_', ' ')}
                       </option>

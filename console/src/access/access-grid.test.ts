@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EntityTypeInfo, Envelope } from '../api/entities';
-import { fieldGridOf, privilegeGridOf, roleChildren, userRoles } from './access-grid';
+import { depthsOf, fieldGridOf, privilegeGridOf, roleChildren, userRoles } from './access-grid';
 
 const TYPES: EntityTypeInfo[] = [
   {
@@ -96,6 +96,19 @@ describe('the privilege grid', () => {
         },
       ],
     });
+  });
+});
+
+describe('the depths', () => {
+  it('are the ones the server describes for a privilege', () => {
+    const depths = ['none', 'user', 'organization'];
+    const privilege: EntityTypeInfo = {
+      name: 'role_privilege',
+      label: 'Role privilege',
+      parent: 'role',
+      properties: [{ name: 'read', label: 'Read', type: 'string', system: false, enum: depths }],
+    };
+    expect(depthsOf([...TYPES, privilege])).toEqual(depths);
   });
 });
 

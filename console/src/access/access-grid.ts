@@ -2,13 +2,10 @@ import type { Depth, EntityTypeInfo, Envelope } from '../api/entities';
 
 export const ACTIONS = ['create', 'read', 'write', 'delete'] as const;
 export type Action = (typeof ACTIONS)[number];
-export const DEPTHS: Depth[] = [
-  'none',
-  'user',
-  'business_unit',
-  'business_unit_tree',
-  'organization',
-];
+/** The depths a role may grant, as the server describes them (role_privilege's enum). */
+export const depthsOf = (types: EntityTypeInfo[]): Depth[] =>
+  (types.find((type) => type.name === 'role_privilege')?.properties.find((p) => p.name === 'read')
+    ?.enum as Depth[] | undefined) ?? ['none'];
 
 /** A role's privileges: a depth per type and action. */
 export type PrivilegeGrid = Record<string, Record<Action, Depth>>;
