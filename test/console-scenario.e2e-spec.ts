@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Locator, Page } from 'playwright-core';
-import request from 'supertest';
 import { ConsolePage, consoleSuite } from './helpers/console-browser';
+import { as } from './helpers/access';
 import { seedAdmin } from './helpers/test-app';
 import { steps } from './helpers/steps';
 
@@ -25,10 +25,8 @@ describe('the console, end to end', () => {
     ui = new ConsolePage(await (await suite.browser.newContext()).newPage(), suite.base);
     page = ui.page;
     adminKey = (await seedAdmin(suite.t)).key;
-    await request(suite.t.http)
-      .post('/rest/entity/account')
-      .set('X-API-Key', adminKey)
-      .send({ properties: { name: accountName } })
+    await as(suite.t, adminKey)
+      .post('/rest/entity/account', { properties: { name: accountName } })
       .expect(200);
   });
 
@@ -87,9 +85,8 @@ describe('the console, end to end', () => {
     await expect(page.getByRole('combobox', { name: 'Account' }).inputValue()).resolves.toBe(
       accountName,
     );
-    const stored = await request(suite.t.http)
+    const stored = await as(suite.t, adminKey)
       .get(`/rest/entity/invoice/${invoiceKey}`)
-      .set('X-API-Key', adminKey)
       .expect(200);
     expect(stored.body.properties).toMatchObject({ status: 'draft', total: '120.99' });
     expect(
@@ -119,9 +116,8 @@ describe('the console, end to end', () => {
     await page.getByRole('textbox', { name: 'Number' }).fill(`SCEN-${invoiceKey}`);
     await ui.button('Save').click();
     await ui.status().filter({ hasText: 'Saved' }).waitFor();
-    const stored = await request(suite.t.http)
+    const stored = await as(suite.t, adminKey)
       .get(`/rest/entity/invoice/${invoiceKey}`)
-      .set('X-API-Key', adminKey)
       .expect(200);
     expect(stored.body.properties).toMatchObject({ currency: 'GBP', number: `SCEN-${invoiceKey}` });
   });
@@ -174,14 +170,14 @@ describe('the console, end to end', () => {
     await page.getByRole('textbox', { name: 'Name' }).fill(name);
     await ui.button('Create key').click();
     const secret = await page.getByRole('textbox', { name: 'New API key' }).inputValue();
-    await request(suite.t.http).get('/rest/metadata/entity').set('X-API-Key', secret).expect(200);
+    await as(suite.t, secret).get('/rest/metadata/entity').expect(200);
     const row = ui
       .bodyRows(page.getByRole('table', { name: 'API keys' }))
       .filter({ hasText: name });
     await row.getByRole('button', { name: 'Revoke' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
     await row.waitFor({ state: 'detached' });
-    await request(suite.t.http).get('/rest/metadata/entity').set('X-API-Key', secret).expect(401);
+    await as(suite.t, secret).get('/rest/metadata/entity').expect(401);
     // Shown once: gone from the page once it is left.
     await ui.open('Files');
     await ui.open('API keys');

@@ -1,24 +1,16 @@
-import { FormEvent, useCallback, useEffect, useState } from 'react';
+import { FormEvent, useState } from 'react';
 import { ApiKeyInfo, apiKeys, createApiKey, revokeApiKey } from '../api/api-keys';
 import { ApiError } from '../api/http';
 import { Alert } from '../ui/Alert';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
-import { useLatest } from '../ui/use-latest';
+import { useRead } from '../ui/use-read';
 
 /** The user's API keys: create one (its secret shown this once), list them, revoke one. */
 export function ApiKeys() {
-  const [keys, setKeys] = useState<ApiKeyInfo[]>([]);
+  const { value: keys, error, setError, reload: list } = useRead<ApiKeyInfo[]>(apiKeys, []);
   const [created, setCreated] = useState<{ name: string; key: string }>();
   const [copied, setCopied] = useState(false);
   const [revoking, setRevoking] = useState<ApiKeyInfo>();
-  const [error, setError] = useState<string>();
-  const latest = useLatest();
-  const list = useCallback(() => {
-    latest(apiKeys())
-      .then(setKeys)
-      .catch((e: ApiError) => setError(e.message));
-  }, [latest]);
-  useEffect(list, [list]);
 
   const create = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

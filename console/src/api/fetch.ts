@@ -1,5 +1,5 @@
-import { call, errorOf, send } from './http';
-import { inStatementSlot } from './statement-slots';
+import { call, send } from './http';
+import { callInStatementSlot } from './statement-slots';
 
 export interface FetchColumn {
   name: string;
@@ -55,10 +55,11 @@ export async function runFetch(
   const headers: Record<string, string> = { ...TEXT };
   if (options.cursor) headers['X-Fetch-Cursor'] = options.cursor;
   if (options.count) headers['X-Fetch-Count'] = 'true';
-  const response = await inStatementSlot(() =>
-    send('/rest/fetch', { method: 'POST', headers, body: query }),
-  );
-  if (!response.ok) throw await errorOf(response);
+  const response = await callInStatementSlot('/rest/fetch', {
+    method: 'POST',
+    headers,
+    body: query,
+  });
   return {
     rows: (await response.json()) as Row[],
     next: response.headers.get('X-Fetch-Next') ?? undefined,

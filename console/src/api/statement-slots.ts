@@ -1,3 +1,5 @@
+import { errorOf, send } from './http';
+
 /** The server's default STATEMENTS_PER_USER: FETCH queries and workflows one user runs at once. */
 export const STATEMENT_SLOTS = 2;
 const RETRIES = 3;
@@ -26,4 +28,11 @@ export async function inStatementSlot(send: () => Promise<Response>): Promise<Re
     running--;
     waiting.shift()?.();
   }
+}
+
+/** As `call` (an error status is an ApiError), for a FETCH query or a workflow. */
+export async function callInStatementSlot(path: string, init: RequestInit): Promise<Response> {
+  const response = await inStatementSlot(() => send(path, init));
+  if (!response.ok) throw await errorOf(response);
+  return response;
 }

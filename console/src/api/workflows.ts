@@ -1,5 +1,5 @@
-import { errorOf, getJson, jsonBody, send } from './http';
-import { inStatementSlot } from './statement-slots';
+import { getJson, jsonBody } from './http';
+import { callInStatementSlot } from './statement-slots';
 
 export interface WorkflowArgument {
   name: string;
@@ -20,7 +20,5 @@ export async function runWorkflow(
   args: Record<string, unknown>,
 ): Promise<unknown> {
   const path = `/rest/workflow/${encodeURIComponent(workflow)}/${encodeURIComponent(method)}`;
-  const response = await inStatementSlot(() => send(path, jsonBody('POST', args)));
-  if (!response.ok) throw await errorOf(response);
-  return response.json();
+  return (await callInStatementSlot(path, jsonBody('POST', args))).json();
 }

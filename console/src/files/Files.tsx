@@ -1,25 +1,18 @@
-import { FormEvent, useCallback, useEffect, useState } from 'react';
+import { FormEvent, useCallback, useState } from 'react';
 import { fetchRows, Row } from '../api/fetch';
 import { ApiError } from '../api/http';
 import { downloadUrl, fileVersions, FileVersion, uploadFile } from '../api/storage';
 import { Alert } from '../ui/Alert';
-import { useLatest } from '../ui/use-latest';
+import { useRead } from '../ui/use-read';
 
 const FILES_QUERY =
   'FETCH file (key, name, content_type, latest_version, date_updated) ORDER BY date_updated DESC LIMIT 100';
+const readFiles = () => fetchRows(FILES_QUERY);
 
 /** Stored files: upload (with its progress), the versions of one, and their downloads. */
 export function Files() {
-  const [files, setFiles] = useState<Row[]>([]);
+  const { value: files, error, reload: list } = useRead<Row[]>(readFiles, []);
   const [chosen, setChosen] = useState<number>();
-  const [error, setError] = useState<string>();
-  const latest = useLatest();
-  const list = useCallback(() => {
-    latest(fetchRows(FILES_QUERY))
-      .then(setFiles)
-      .catch((e: ApiError) => setError(e.message));
-  }, [latest]);
-  useEffect(list, [list]);
   const uploaded = (version: FileVersion) => {
     list();
     setChosen(version.id);
@@ -61,15 +54,8 @@ export function Files() {
 
 /** One file's versions, newest first, each to download; a form for the next one. */
 function Versions({ id, onUploaded }: { id: number; onUploaded: (v: FileVersion) => void }) {
-  const [versions, setVersions] = useState<FileVersion[]>([]);
-  const [error, setError] = useState<string>();
-  const latest = useLatest();
-  const load = useCallback(() => {
-    latest(fileVersions(id))
-      .then((all) => setVersions([...all].reverse()))
-      .catch((e: ApiError) => setError(e.message));
-  }, [id, latest]);
-  useEffect(load, [load]);
+  const read = useCallback(() => fileVersions(id).then((all) => [...all].reverse()), [id]);
+  const { value: versions, error, reload: load } = useRead<FileVersion[]>(read, []);
   const name = versions[0]?.name ?? `file ${id}`;
   return (
     <section aria-label={`Versions of ${name}`}>
