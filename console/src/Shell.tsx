@@ -1,8 +1,7 @@
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { ApiKeys } from './api-keys/ApiKeys';
 import { Access } from './access/Access';
-import { entityTypes, EntityTypeInfo, privileges, Privileges } from './api/entities';
-import { ApiError } from './api/http';
+import { entityTypes, privileges, Privileges } from './api/entities';
 import { ServerInfo, signOut } from './api/session';
 import { Files } from './files/Files';
 import { RecordForm } from './records/RecordForm';
@@ -12,6 +11,7 @@ import { hrefOf, Route, Section, SECTIONS, useRoute } from './routes';
 import { ChangePassword } from './session/ChangePassword';
 import { Alert } from './ui/Alert';
 import { markFirstScreen } from './ui/first-screen';
+import { useRead } from './ui/use-read';
 import { Workflows } from './workflows/Workflows';
 
 // The editor (CodeMirror) is most of the console's script: fetched when first opened.
@@ -19,20 +19,17 @@ const FetchPlayground = lazy(() =>
   import('./fetch/FetchPlayground').then((module) => ({ default: module.FetchPlayground })),
 );
 
+/** The types the user may read, by name, and what the user may do with each. */
+async function readGrants(): Promise<{ types: TypeIndex; granted?: Privileges }> {
+  const [all, granted] = await Promise.all([entityTypes(), privileges()]);
+  return { types: new Map(all.map((type) => [type.name, type])), granted };
+}
+
 /** The signed-in frame: the user, a navigation by entity type and section, the screen. */
 export function Shell({ info, onSignedOut }: { info: ServerInfo; onSignedOut: () => void }) {
   const route = useRoute();
-  const [types, setTypes] = useState<TypeIndex>(new Map());
-  const [granted, setGranted] = useState<Privileges>();
-  const [error, setError] = useState<string | undefined>();
-  useEffect(() => {
-    Promise.all([entityTypes(), privileges()])
-      .then(([all, mine]) => {
-        setTypes(new Map(all.map((type) => [type.name, type])));
-        setGranted(mine);
-      })
-      .catch((e: ApiError) => setError(e.message));
-  }, []);
+  const { value, error } = useRead(readGrants, { types: new Map() });
+  const { types, granted } = value;
   useEffect(() => {
     if (types.size > 0) markFirstScreen();
   }, [types]);

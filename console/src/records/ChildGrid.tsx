@@ -15,6 +15,12 @@ interface ChildGridProps {
   labels: LookupLabels;
 }
 
+/**
+ * Counts the rows added in this page, for their identity until they have a key (not
+ * crypto.randomUUID, which a page served over plain http, not localhost, lacks).
+ */
+let newRows = 0;
+
 export type LookupLabels = ReadonlyMap<string, ReadonlyMap<number, string>>;
 
 /** A child group as an editable table: a row per child, added and removed in place. */
@@ -82,7 +88,7 @@ export function ChildGrid({
             <button
               type="button"
               onClick={() =>
-                onChange([...rows, { id: crypto.randomUUID(), values: blankValues(type) }])
+                onChange([...rows, { id: `new-${++newRows}`, values: blankValues(type) }])
               }
             >
               Add {type.label.toLowerCase()}

@@ -10,14 +10,7 @@ import { ChildGrid, labelOf, LookupLabels } from './ChildGrid';
 import { Field } from './Field';
 import { noProblems, Problems, problemsOf } from './problems';
 import { lookupKeysOf, lookupLabelsQuery } from './record-queries';
-import {
-  envelopeOf,
-  FieldValue,
-  formProperties,
-  RecordState,
-  stateOf,
-  TypeIndex,
-} from './record-values';
+import { envelopeOf, formProperties, RecordState, stateOf, TypeIndex } from './record-values';
 
 interface RecordFormProps {
   type: EntityTypeInfo;

@@ -1,18 +1,13 @@
-import { FormEvent, useEffect, useState } from 'react';
+import { FormEvent, useState } from 'react';
 import { ApiError } from '../api/http';
 import { runWorkflow, WorkflowArgument, WorkflowInfo, workflows } from '../api/workflows';
 import { Alert } from '../ui/Alert';
+import { useRead } from '../ui/use-read';
 import { argumentsOf, ArgumentInputs } from './workflow-arguments';
 
 /** Every workflow (GET /rest/workflow), a form per method, run, and what it answered. */
 export function Workflows() {
-  const [all, setAll] = useState<WorkflowInfo[]>([]);
-  const [error, setError] = useState<string>();
-  useEffect(() => {
-    workflows()
-      .then(setAll)
-      .catch((e: ApiError) => setError(e.message));
-  }, []);
+  const { value: all, error } = useRead<WorkflowInfo[]>(workflows, []);
   return (
     <section>
       <h2>Workflows</h2>
