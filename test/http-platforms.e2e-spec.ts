@@ -171,6 +171,24 @@ describe.each(HTTP_PLATFORMS)('on %s', (platform) => {
     expect(long.body).toEqual({ detail: expect.any(String) });
   });
 
+  it('answers an empty JSON body sent in chunks (no Content-Length) with 400, not as {}', async () => {
+    // An update with `{}` changes nothing and is a 200: the body must not be read as `{}`.
+    const { body: created } = await request(t.http)
+      .post('/rest/entity/account')
+      .set('X-API-Key', key)
+      .send({ properties: { name: 'Chunked' } })
+      .expect(200);
+    const path = `/rest/entity/account/${created.key}`;
+    await request(t.http).post(path).set('X-API-Key', key).send({}).expect(200);
+    const response = await request(t.http)
+      .post(path)
+      .set('X-API-Key', key)
+      .set('Content-Type', 'application/json')
+      .set('Transfer-Encoding', 'chunked');
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ detail: expect.stringMatching(/empty/i) });
+  });
+
   it('answers an empty JSON body with 400, and malformed JSON with 400', async () => {
     for (const body of ['', '{"user":']) {
       const response = await request(t.http)

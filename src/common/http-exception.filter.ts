@@ -9,18 +9,16 @@ import {
 } from '@nestjs/common';
 import { AbstractHttpAdapter } from '@nestjs/core';
 import { isConnectionFailure } from '../database/typeorm-logger';
-import { parserRefusal } from '../http/framework-errors';
 import { HttpRequest, HttpResponse, nodeResponseOf } from '../http/http.types';
 
-/**
- * Every error leaves as `{detail}` with its status (spec 2.5). Nest turns the platform's
- * own refusals (a body too large or not parsable) into HttpExceptions; Express's body
- * parsers' are turned here. Unknown errors are 500s whose detail names the request id
- * that the log line carries, never a stack. Written through Nest's adapter: the same on
- * Express and Fastify.
- */
 const RETRY_AFTER_OUTAGE_SECONDS = 5;
 
+/**
+ * Every error leaves as `{detail}` with its status (spec 2.5). The platforms' own refusals
+ * (a body too large or not parsable) arrive as HttpExceptions (src/http/). Unknown errors
+ * are 500s whose detail names the request id that the log line carries, never a stack.
+ * Written through Nest's adapter: the same on Express and Fastify.
+ */
 @Catch()
 export class HttpExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('HttpExceptionFilter');
@@ -31,7 +29,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const response = http.getResponse<HttpResponse>();
     const request = http.getRequest<HttpRequest>();
-    const { status, body, headers } = this.describe(parserRefusal(exception) ?? exception, request);
+    const { status, body, headers } = this.describe(exception, request);
     if (this.adapter.isHeadersSent(response)) {
       nodeResponseOf(response).destroy();
       return;

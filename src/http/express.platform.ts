@@ -5,7 +5,12 @@ import { Server } from 'node:http';
 import { Environment } from '../config/environment';
 import { openRequestContext } from '../common/request-context';
 import { CONSOLE_DIST, CONSOLE_PATH } from '../console/console.controller';
-import { onClientError, refuseEmptyJson, refuseUnroutablePath } from './framework-errors';
+import {
+  onClientError,
+  parserRefusal,
+  refuseEmptyJson,
+  refuseUnroutablePath,
+} from './framework-errors';
 import { helmetHeaders, HttpPlatform, requestId, trustProxyOf } from './http-platform';
 
 /** Express under Nest: the platform Nest and most of its ecosystem assume. */
@@ -38,11 +43,18 @@ export const expressPlatform: HttpPlatform = {
       next();
     });
     expressApp.use(refuseUnroutablePath);
-    expressApp.use(refuseEmptyJson);
     // Not strict: any JSON value is a body, as on Fastify; the routes say which they take.
-    expressApp.useBodyParser('json', { limit: env.BODY_LIMIT, strict: false });
+    expressApp.useBodyParser('json', {
+      limit: env.BODY_LIMIT,
+      strict: false,
+      verify: refuseEmptyJson,
+    });
     expressApp.useBodyParser('urlencoded', { limit: env.BODY_LIMIT, extended: false });
     expressApp.useBodyParser('text', { limit: env.FETCH_MAX_QUERY_BYTES, type: 'text/plain' });
+    // The parsers' refusals as the HttpExceptions Fastify's equivalents become.
+    expressApp.use((error: unknown, _request: Request, _response: Response, next: NextFunction) =>
+      next(parserRefusal(error) ?? error),
+    );
     // After the parsers: a body read by stream events would otherwise leave the context.
     expressApp.use(openRequestContext);
     expressApp.useStaticAssets(CONSOLE_DIST, { prefix: CONSOLE_PATH });

@@ -56,20 +56,15 @@ export function refuseUnroutablePath(
 }
 
 /**
- * Express middleware: a JSON body of no bytes is refused, as Fastify refuses it (Express's
- * parser would read it as `{}`).
+ * Express's JSON parser's `verify`: a body of no bytes is refused, as Fastify refuses it,
+ * whether it came with `Content-Length: 0` or in chunks (the parser would read it as `{}`).
  */
-export function refuseEmptyJson(
-  request: IncomingMessage,
-  _response: unknown,
-  next: (error?: unknown) => void,
-): void {
-  const json = /^application\/json\b/i.test(request.headers['content-type'] ?? '');
-  if (json && request.headers['content-length'] === '0') {
-    return next(new BadRequestException('The body is empty, but its Content-Type is JSON'));
-  }
-  next();
+export function refuseEmptyJson(_request: unknown, _response: unknown, body: Buffer): void {
+  if (body.length === 0)
+    throw Object.assign(new Error(EMPTY_JSON), { status: 400, type: 'entity.empty' });
 }
+
+const EMPTY_JSON = 'The body is empty, but its Content-Type is JSON';
 
 /**
  * Express's body parsers' refusals (http-errors, `type` naming the case) as the
@@ -85,6 +80,8 @@ export function parserRefusal(error: unknown): HttpException | undefined {
   };
   if (typeof type !== 'string' || typeof status !== 'number' || expose !== true) return undefined;
   switch (type) {
+    case 'entity.empty':
+      return new BadRequestException(EMPTY_JSON);
     case 'entity.too.large':
       return new PayloadTooLargeException(
         `The body is too large: this server accepts ${String(limit)} bytes`,
