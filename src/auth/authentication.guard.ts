@@ -1,3 +1,4 @@
+import { types } from 'node:util';
 import {
   ExecutionContext,
   ForbiddenException,
@@ -78,10 +79,9 @@ export class AuthenticationGuard extends AuthGuard() {
     info: unknown,
     context: ExecutionContext,
   ): TUser {
-    // An error of another realm (Node's own, under a test's VM) keeps its code, which
-    // tells an outage from a fault.
-    if (error)
-      throw error instanceof Error ? error : Object.assign(new Error(JSON.stringify(error)), error);
+    // isNativeError, not instanceof: an error of another realm (Node's own, under a
+    // test's VM) is thrown as it is, its code telling an outage from a fault.
+    if (error) throw types.isNativeError(error) ? error : new Error(JSON.stringify(error));
     if (user) {
       if (isCookies(info)) this.sendCookies(info, context.switchToHttp().getResponse());
       return user;
