@@ -20,13 +20,15 @@
 const { mkdirSync, writeFileSync } = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
-const { chromium } = require('playwright-core');
 const {
-  ADMIN_PASSWORD,
+  launchChromium,
   log,
+  median,
   numberFromEnv,
   onCleanup,
+  percentile,
   runBenchmark,
+  signIn,
   startDemoApp,
 } = require('./harness');
 
@@ -85,28 +87,15 @@ async function load(browser, url, cookies = []) {
   return result;
 }
 
-const median = (values) => quantile(values, 0.5);
-function quantile(values, q) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-}
-
 async function main() {
   const app = await startDemoApp();
   const bare = await startBarePage();
-  const login = await fetch(`${app.base}/auth`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user: 'admin', password: ADMIN_PASSWORD }),
-  });
-  const cookies = login.headers.getSetCookie().map((line) => {
-    const [name, value] = line.split(';')[0].split('=');
+  const { cookie } = await signIn(app);
+  const cookies = cookie.split('; ').map((pair) => {
+    const [name, value] = pair.split('=');
     return { name, value, url: app.base };
   });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  });
-  onCleanup(() => browser.close());
+  const browser = await launchChromium();
 
   const cases = {
     'console, sign-in screen': () => load(browser, `${app.base}/console/`),
@@ -125,9 +114,9 @@ async function main() {
     loads: loads.length,
     firstScreenMedianMs: Math.round(median(loads.map((l) => l.firstScreen))),
     firstScreenP90Ms: Math.round(
-      quantile(
-        loads.map((l) => l.firstScreen),
-        0.9,
+      percentile(
+        loads.map((l) => l.firstScreen).sort((a, b) => a - b),
+        90,
       ),
     ),
     domContentLoadedMedianMs: Math.round(median(loads.map((l) => l.domContentLoaded))),

@@ -2,7 +2,7 @@
 /**
  * What every benchmark here needs: a fresh database, the built app (and a baseline) as
  * child processes, a session and an API key, and cleaning all of it up, also on failure
- * and Ctrl-C. Used by bench/run.js and bench/storage.js.
+ * and Ctrl-C. Used by the benchmarks here and scripts/console-screenshots.js.
  * The database is on the embedded PostgreSQL server that `npm start` runs (started here,
  * from the build, with the same settings, so the app and the baseline share it), or on
  * the server of BENCH_DATABASE_URL (an admin connection URL).
@@ -120,6 +120,16 @@ async function startDemoApp() {
   });
 }
 
+/** Debian's Chromium (CHROMIUM_PATH names another), closed by cleanup(). */
+async function launchChromium() {
+  const { chromium } = require('playwright-core');
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  });
+  onCleanup(() => browser.close());
+  return browser;
+}
+
 /** A server child process; its output is kept (last 20 kB) for error reports. */
 async function startServer(label, script, env) {
   const port = await freePort();
@@ -217,6 +227,19 @@ async function signIn(app, user = 'admin', password = ADMIN_PASSWORD) {
   };
 }
 
+/** The p-th percentile (nearest rank) of numbers sorted ascending, to 0.01. */
+function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return Math.round(sorted[Math.max(0, index)] * 100) / 100;
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
 /** Work for cleanup(), run after the servers stop (last registered, first run). */
 function onCleanup(work) {
   cleanups.unshift(work);
@@ -251,9 +274,12 @@ module.exports = {
   ADMIN_PASSWORD,
   createDatabase,
   databaseUrl,
+  launchChromium,
   log,
+  median,
   numberFromEnv,
   onCleanup,
+  percentile,
   request,
   runBenchmark,
   signIn,

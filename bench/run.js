@@ -34,7 +34,9 @@ const {
   createDatabase,
   databaseUrl,
   log,
+  median,
   onCleanup,
+  percentile,
   request,
   runBenchmark,
   signIn,
@@ -175,18 +177,6 @@ function cannon(server, req, seconds, scenario) {
       if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
     });
   });
-}
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return Math.round(sorted[Math.max(0, index)] * 100) / 100;
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /** The run of median throughput (its latencies with it); the lower middle of an even count. */
@@ -418,12 +408,16 @@ function report(results) {
     console.log(
       table([
         ['scenario', 'compile p50 ms', 'app p50 ms', 'share'],
-        ...compiled.map((s) => [
-          s.name,
-          s.statements.app.compileMsP50.toFixed(3),
-          ms(s.app.latencyMs.p50),
-          `${((100 * s.statements.app.compileMsP50) / s.app.latencyMs.p50).toFixed(2)}%`,
-        ]),
+        ...compiled.map((s) => {
+          // The first platform's, which the statements are counted on.
+          const { p50 } = s.platforms[SETTINGS.platforms[0]].app.latencyMs;
+          return [
+            s.name,
+            s.statements.app.compileMsP50.toFixed(3),
+            ms(p50),
+            `${((100 * s.statements.app.compileMsP50) / p50).toFixed(2)}%`,
+          ];
+        }),
       ]),
     );
   }
@@ -512,8 +506,6 @@ async function main() {
       name: scenario.name,
       request: { method: scenario.method, path: resolve(scenario.path, ctx) },
       platforms,
-      // The first platform's, which the statement counts below are also made on.
-      ...platforms[apps[0].platform],
       baseline: medianRun(rounds.map((r) => r.baseline)),
     });
   }

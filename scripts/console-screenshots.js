@@ -5,11 +5,10 @@
  * benchmarks' harness starts and cleans up both). The README shows them.
  */
 const path = require('node:path');
-const { chromium } = require('playwright-core');
 const {
   ADMIN_PASSWORD,
+  launchChromium,
   log,
-  onCleanup,
   runBenchmark,
   signIn,
   startDemoApp,
@@ -33,10 +32,7 @@ async function main() {
     });
   }
 
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  });
-  onCleanup(() => browser.close());
+  const browser = await launchChromium();
   const page = await browser.newPage({ viewport: VIEWPORT });
   const shoot = async (name) => {
     await page.waitForLoadState('networkidle');
