@@ -44,9 +44,9 @@ export async function createApp(
  * Initialises an app that will not `listen` (tests hand its server to supertest): Fastify
  * routes only once it is ready, which `listen` would otherwise wait for.
  */
-export async function initApp(app: INestApplication, env: Environment): Promise<void> {
+export async function initApp(app: INestApplication): Promise<void> {
   await app.init();
-  await PLATFORMS[env.HTTP_PLATFORM].ready?.(app);
+  await PLATFORMS[app.getHttpAdapter().getType() as HttpPlatformName].ready?.(app);
 }
 
 function setUpOpenApi(app: INestApplication): void {

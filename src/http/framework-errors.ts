@@ -43,6 +43,8 @@ export function refuseUnroutablePath(
   next: (error?: unknown) => void,
 ): void {
   const path = (request.url ?? '/').split('?', 1)[0];
+  // Most paths: nothing to decode, and no part can be over the limit.
+  if (path.length <= MAX_PATH_PART && !path.includes('%')) return next();
   let decoded: string[];
   try {
     decoded = path.split('/').map(decodeURIComponent);

@@ -17,9 +17,8 @@ export interface HttpRequest {
   readonly host: string;
 }
 
-/** What the app sets on a response, on either platform: both have these two methods. */
+/** What the app sets on a response, on either platform: both have this method. */
 export interface HttpResponse {
-  status(code: number): unknown;
   header(name: string, value: string): unknown;
 }
 

@@ -176,14 +176,14 @@ export class StorageService {
               `Unknown form field "${part.fieldname}": send file, id and name`,
             );
           }
-          fields[part.fieldname] = checked(part.fieldname, String(part.value));
+          fields[part.fieldname] = checked(part.fieldname, part.value);
           continue;
         }
         if (part.fieldname !== 'file' || bytes) {
           throw new BadRequestException('Send one file, in the form field "file"');
         }
         // What came before the bytes is checked before they are stored.
-        if (fields.name === undefined) checked('The file name', part.filename ?? '');
+        if (fields.name === undefined) checked('The file name', part.filename);
         await this.assertMayStore(this.key(fields.id, 'id'), scope, tx);
         // The part's stream fails when the form does (cut short, over the size limit): the
         // client's error. Anything else failing the write (the disk) is the server's.

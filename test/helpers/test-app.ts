@@ -41,7 +41,7 @@ export async function createTestApp(
       abortOnError: false,
     });
     try {
-      await initApp(app, env);
+      await initApp(app);
     } catch (error) {
       // A boot that fails (on purpose, in some tests) must not leave its pool open.
       await app.close().catch(() => undefined);
