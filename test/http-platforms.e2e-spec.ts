@@ -171,6 +171,14 @@ describe.each(HTTP_PLATFORMS)('on %s', (platform) => {
     expect(long.body).toEqual({ detail: expect.any(String) });
   });
 
+  it("adds no ETag of its own to a JSON answer (ETags are the app's: versions, digests)", async () => {
+    const { headers } = await request(t.http)
+      .get('/rest/metadata/entity')
+      .set('X-API-Key', key)
+      .expect(200);
+    expect(headers.etag).toBeUndefined();
+  });
+
   it('answers an empty JSON body sent in chunks (no Content-Length) with 400, not as {}', async () => {
     // An update with `{}` changes nothing and is a 200: the body must not be read as `{}`.
     const { body: created } = await request(t.http)
