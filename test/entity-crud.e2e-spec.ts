@@ -308,6 +308,14 @@ describe('/rest/entity CRUD', () => {
       .post('/rest/entity/invoice', { properties: { id_account: 999999999 } })
       .expect(400);
     expect(body.detail).toMatch(/invoice\.id_account: no account with key 999999999/);
+    // A hook refusing the record (a line's quantity of 0) does not hide the missing row.
+    const withBadLine = await api()
+      .post('/rest/entity/invoice', {
+        properties: { id_account: 999999999 },
+        children: { [LINES]: [line(0, '1.00')] },
+      })
+      .expect(400);
+    expect(withBadLine.body.detail).toBe('invoice.id_account: no account with key 999999999');
     const status = await api()
       .post('/rest/entity/invoice', { properties: { id_account: accountKey, status: 'lost' } })
       .expect(400);

@@ -28,7 +28,7 @@ describe('statements per entity operation', () => {
   });
   afterAll(() => t.close());
 
-  it('creates an invoice with 10 lines in 6 statements: one multi-row INSERT for the lines', async () => {
+  it('creates an invoice with 10 lines in 4 statements: its lookups checked inside the INSERT', async () => {
     const statements = await recorded(() =>
       post('/rest/entity/invoice', {
         properties: { id_account: accountKey },
@@ -37,12 +37,39 @@ describe('statements per entity operation', () => {
     );
     expect(statements.map((s) => s.split(' ').slice(0, 3).join(' '))).toEqual([
       'START TRANSACTION',
-      'SELECT t.key FROM', // account lookup
-      'SELECT t.key FROM', // product lookup, once for all ten lines
       'INSERT INTO "invoice"',
-      'INSERT INTO "invoice_line"',
+      'INSERT INTO "invoice_line"', // one multi-row INSERT for the ten lines
       'COMMIT',
     ]);
+    // The account, and the product of all ten lines once, must be readable for the row to go in.
+    expect(statements[1]).toMatch(/count\(\*\) FROM "account" t WHERE t\.key = ANY/);
+    expect(statements[1]).toMatch(/count\(\*\) FROM "product" t WHERE t\.key = ANY/);
+  });
+
+  it('checks the lookups one by one only when the INSERT finds one missing: the same 400, nothing written', async () => {
+    const invoices = async () =>
+      Number((await t.dataSource.query('SELECT count(*) AS n FROM invoice'))[0].n);
+    const before = await invoices();
+    const lines = tenLines();
+    lines[3].properties.id_product = 999999999;
+    let detail = '';
+    const statements = await recorded(async () => {
+      ({
+        body: { detail },
+      } = await post('/rest/entity/invoice', {
+        properties: { id_account: accountKey },
+        children: { invoice_invoice_line: lines },
+      }).expect(400));
+    });
+    expect(detail).toBe('invoice_invoice_line[3].id_product: no product with key 999999999');
+    expect(statements.map((s) => s.split(' ').slice(0, 3).join(' '))).toEqual([
+      'START TRANSACTION',
+      'INSERT INTO "invoice"', // inserts nothing: a product is missing
+      'SELECT t.key FROM', // account
+      'SELECT t.key FROM', // products: names the line
+      'ROLLBACK',
+    ]);
+    expect(await invoices()).toBe(before);
   });
 
   it('reads an invoice with 10 lines in 2 statements', async () => {

@@ -1,6 +1,8 @@
 import {
   BadRequestException,
+  ConflictException,
   ForbiddenException,
+  HttpException,
   Injectable,
   NotFoundException,
   PreconditionFailedException,
@@ -27,7 +29,7 @@ import { EntityStore, Owner } from './entity.store';
 import { readTree } from './entity-tree';
 import { EntityWriter } from './entity.writer';
 import { HookRunner } from './hook-runner';
-import { checkLookups } from './lookups';
+import { Lookups } from './lookups';
 
 export const WRITE_OPERATIONS = ['insert', 'update', 'delete', 'assign'] as const;
 
@@ -79,11 +81,20 @@ export class EntityService {
       throw new ForbiddenException(`You may not create ${type.name} records`);
     }
     assertUpdatable(scope, type, input, type.name);
+    const lookups = new Lookups(this.registry, type, input);
     return this.transaction(manager, async (tx) => {
-      await checkLookups(this.store, this.registry, tx, type, input, scope);
-      await this.runHooks('onBeforeInsert', type, input, undefined, tx, scope.identity);
+      await this.lookupsFirst(lookups, tx, scope, () =>
+        this.runHooks('onBeforeInsert', type, input, undefined, tx, scope.identity),
+      );
       const context = { manager: tx, scope, owner: ownerOf(scope.identity) };
-      const [key] = await this.writer.insert(context, type, [{ record: input, link: {} }]);
+      const record = [{ record: input, link: {} }];
+      const [key] = await this.writer.insert(context, type, record, lookups.guard(scope));
+      if (key === undefined) {
+        await lookups.check(this.store, tx, scope);
+        throw new ConflictException(
+          `A record this ${type.name} points at changed while it was written: send it again`,
+        );
+      }
       return { operation: 'insert', key };
     });
   }
@@ -107,7 +118,7 @@ export class EntityService {
       const stored = await this.lockFor('write', tx, type, key, ifMatch, scope);
       assertUpdatable(scope, type, input, type.name);
       const merged = mergeInto(stored, input, type.name);
-      await checkLookups(this.store, this.registry, tx, type, input, scope);
+      await new Lookups(this.registry, type, input).check(this.store, tx, scope);
       await this.runHooks('onBeforeUpdate', type, merged, stored, tx, scope.identity, input);
       const context = { manager: tx, scope, owner: ownerOf(stored.properties) };
       await this.writer.update(context, type, { merged, input, stored });
@@ -214,6 +225,25 @@ export class EntityService {
     } catch (error) {
       if (error instanceof BusinessRuleError)
         throw new HookFailedException(event, type.name, error);
+      throw error;
+    }
+  }
+
+  /**
+   * Work before a write that checks its lookups itself. When the work fails with an HTTP
+   * error (a hook's 424, say), a lookup to a row the caller may not read is still the
+   * answer, as if checked first: the hooks may have failed for want of that row.
+   */
+  private async lookupsFirst(
+    lookups: Lookups,
+    manager: EntityManager,
+    scope: AccessScope,
+    work: () => Promise<void>,
+  ): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      if (error instanceof HttpException) await lookups.check(this.store, manager, scope);
       throw error;
     }
   }

@@ -12,6 +12,12 @@ export interface Owner {
   userKey: number;
 }
 
+/** Rows that must exist for the caller: per type, the distinct keys of the rows. */
+export interface LookupGuard {
+  scope: AccessScope;
+  targets: { type: EntityType; keys: number[] }[];
+}
+
 export interface ChildRow {
   key: number;
   properties: Record<string, unknown>;
@@ -64,27 +70,44 @@ export class EntityStore {
   /**
    * Inserts rows of one type with one multi-row statement; returns their keys in order.
    * Keys are drawn first when asked, so that children of these rows can refer to them.
+   * With `lookups`, the rows go in only if every key they name is of a row the caller may
+   * read, checked by the same statement (no rows and no keys otherwise): the lookups of a
+   * new record cost no round trip of their own.
    */
   async insert(
     manager: EntityManager,
     type: EntityType,
     rows: Record<string, unknown>[],
     owner: Owner,
+    lookups?: LookupGuard,
   ): Promise<number[]> {
     if (rows.length === 0) return [];
     const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))].filter((c) =>
       type.properties.has(c),
     );
     const params = new SqlParameters();
-    const bind = (value: unknown) => params.bind(value);
+    // Typed when the rows pass through a SELECT, where no column gives a parameter its type.
+    const bind = (value: unknown, cast: string) => params.bind(value, lookups && cast);
     const tuples = rows.map((row) => {
-      const cells = columns.map((c) => (c in row ? bind(row[c]) : 'DEFAULT'));
-      return `(${[...cells, bind(owner.organizationKey), bind(owner.businessUnitKey), bind(owner.userKey)].join(', ')})`;
+      const cells = columns.map((c) => (c in row ? bind(row[c], sqlTypeOf(type, c)) : 'DEFAULT'));
+      const owners = [owner.organizationKey, owner.businessUnitKey, owner.userKey];
+      return `(${[...cells, ...owners.map((key) => bind(key, 'int8'))].join(', ')})`;
     });
+    const names = [...columns, 'id_organization', 'id_business_unit', 'id_user'].map(quote);
+    let source = `VALUES ${tuples.join(', ')}`;
+    if (lookups) {
+      if (rows.some((row) => columns.some((c) => !(c in row)))) {
+        throw new Error('A guarded insert takes rows that set the same columns');
+      }
+      const readable = lookups.targets.map(
+        ({ type: target, keys }) =>
+          `(SELECT count(*) FROM ${quote(target.name)} t WHERE t.key = ANY(${params.bind(keys, 'int8[]')})
+              AND ${lookups.scope.rows(target, 'read', 't', params)}) = ${params.bind(keys.length, 'int8')}`,
+      );
+      source = `SELECT * FROM (${source}) v WHERE ${readable.join(' AND ') || 'true'}`;
+    }
     const inserted: { key: number }[] = await manager.query(
-      `INSERT INTO ${quote(type.name)}
-         (${[...columns, 'id_organization', 'id_business_unit', 'id_user'].map(quote).join(', ')})
-       VALUES ${tuples.join(', ')} RETURNING key`,
+      `INSERT INTO ${quote(type.name)} (${names.join(', ')}) ${source} RETURNING key`,
       params.values,
     );
     return inserted.map((row) => row.key);

@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { AccessScope } from '../access/access.scope';
 import { EntityType } from './entity-type';
 import { EntityRecord } from './entity-record';
-import { EntityStore, Owner } from './entity.store';
+import { EntityStore, LookupGuard, Owner } from './entity.store';
 
 /**
  * Where a write happens: the transaction, what the writer may do, and who owns the
@@ -30,7 +30,16 @@ interface PendingInsert {
 export class EntityWriter {
   constructor(private readonly store: EntityStore) {}
 
-  async insert(context: WriteContext, type: EntityType, items: PendingInsert[]): Promise<number[]> {
+  /**
+   * Inserts records and their children; `lookups` guards the first statement (see
+   * EntityStore.insert), which then inserts nothing and returns no keys when it fails.
+   */
+  async insert(
+    context: WriteContext,
+    type: EntityType,
+    items: PendingInsert[],
+    lookups?: LookupGuard,
+  ): Promise<number[]> {
     const { manager, owner } = context;
     if (items.length === 0) return [];
     const rows = items.map(({ record, link }) => ({ ...columnsOf(type, record), ...link }));
@@ -43,7 +52,8 @@ export class EntityWriter {
       const keys = await this.store.drawKeys(manager, type, rows.length);
       rows.forEach((row, i) => (row.key = keys[i]));
     }
-    const keys = await this.store.insert(manager, type, rows, owner);
+    const keys = await this.store.insert(manager, type, rows, owner, lookups);
+    if (keys.length < rows.length) return [];
     for (const group of type.childGroups) {
       const children = items.flatMap(({ record }, i) =>
         (record.children[group.name] ?? []).map((child) => ({

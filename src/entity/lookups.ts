@@ -4,7 +4,7 @@ import { EntityRegistry } from './entity.registry';
 import { EntityType } from './entity-type';
 import { EntityRecord } from './entity-record';
 import { AccessScope } from '../access/access.scope';
-import { EntityStore } from './entity.store';
+import { EntityStore, LookupGuard } from './entity.store';
 
 interface LookupUse {
   path: string;
@@ -13,32 +13,50 @@ interface LookupUse {
 }
 
 /**
- * Every lookup the input sets must name a row the caller may read (one of another
- * organization, or beyond the caller's depth, is as missing): one query per target entity
- * type, whatever the number of rows (400 naming the first that does not).
+ * The lookups an input sets, each of which must name a row the caller may read (one of
+ * another organization, or beyond the caller's depth, is as missing). Taken from the
+ * input as the client sent it, before hooks run.
  */
-export async function checkLookups(
-  store: EntityStore,
-  registry: EntityRegistry,
-  manager: EntityManager,
-  type: EntityType,
-  input: EntityRecord,
-  scope: AccessScope,
-): Promise<void> {
-  const uses = collect(type, input, type.name);
-  const byTarget = new Map<string, LookupUse[]>();
-  for (const use of uses) byTarget.set(use.target, [...(byTarget.get(use.target) ?? []), use]);
-  for (const [target, targetUses] of byTarget) {
-    const targetType = registry.find(target)!;
-    const existing = await store.readableKeys(
-      manager,
-      targetType,
-      [...new Set(targetUses.map((u) => u.key))],
-      scope,
-    );
-    const missing = targetUses.find((use) => !existing.has(use.key));
-    if (missing)
-      throw new BadRequestException(`${missing.path}: no ${target} with key ${missing.key}`);
+export class Lookups {
+  private readonly uses: LookupUse[];
+
+  constructor(
+    private readonly registry: EntityRegistry,
+    type: EntityType,
+    input: EntityRecord,
+  ) {
+    this.uses = collect(type, input, type.name);
+  }
+
+  /** The rows a write must find readable in its own statement. */
+  guard(scope: AccessScope): LookupGuard {
+    const targets = [...this.byTarget()].map(([target, uses]) => ({
+      type: this.registry.find(target)!,
+      keys: [...new Set(uses.map((use) => use.key))],
+    }));
+    return { scope, targets };
+  }
+
+  /**
+   * One query per target entity type, whatever the number of rows: 400 naming the first
+   * use whose row the caller may not read.
+   */
+  async check(store: EntityStore, manager: EntityManager, scope: AccessScope): Promise<void> {
+    for (const { type, keys } of this.guard(scope).targets) {
+      const existing = await store.readableKeys(manager, type, keys, scope);
+      const missing = this.uses.find((use) => use.target === type.name && !existing.has(use.key));
+      if (missing) {
+        throw new BadRequestException(`${missing.path}: no ${type.name} with key ${missing.key}`);
+      }
+    }
+  }
+
+  private byTarget(): Map<string, LookupUse[]> {
+    const byTarget = new Map<string, LookupUse[]>();
+    for (const use of this.uses) {
+      byTarget.set(use.target, [...(byTarget.get(use.target) ?? []), use]);
+    }
+    return byTarget;
   }
 }
 
