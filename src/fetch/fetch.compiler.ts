@@ -6,7 +6,7 @@ import { resultKey, selectedItems } from './fetch.keys';
 import { KeysetItem, keysetSql } from './fetch.paging';
 import { columnSql, filterSql, PredicateContext } from './fetch.predicates';
 import { FetchQueryError, isJoined, ResolvedQuery, Source } from './fetch.schema';
-import { Aggregate, EntityQuery, PropertyItem } from './fetch.tree';
+import { Aggregate, EntityQuery, FilterGroup, PropertyItem } from './fetch.tree';
 
 /** One column of a result (FETCH.md §5). */
 export interface ResultColumn {
@@ -63,6 +63,8 @@ const MAX_NAME_BYTES = 63;
 
 interface Selected {
   key: string;
+  /** Where its value comes from; undefined for count(*). */
+  source?: Source;
   /** The key, or a short stand-in where the key is too long for PostgreSQL. */
   name: string;
   sql: string;
@@ -74,6 +76,7 @@ interface Selected {
 
 interface Ordering {
   sql: string;
+  source?: Source;
   asc: boolean;
   cast: string;
   /** The output column ORDER BY can name instead of repeating the expression. */
@@ -141,7 +144,7 @@ class FetchCompiler {
       this.scope(root),
       ...this.optional(filterSql(this.query.filter, root, this.ctx)),
     ];
-    const from = this.from(root, where);
+    const joins = this.joins(root, where);
     const orderings = this.orderings(selected, aggregated);
     const keyset = this.keyset(orderings, aggregated);
     const limit = this.limit(this.query.limit);
@@ -164,7 +167,7 @@ class FetchCompiler {
       offset = undefined; // the cursor says where the page starts
     }
     const body = (conditions: string[]) =>
-      `FROM ${from} WHERE ${conditions.join(' AND ')}` +
+      `FROM ${this.table(root)}${joins} WHERE ${conditions.join(' AND ')}` +
       (grouping.length ? ` GROUP BY ${grouping.join(', ')}` : '');
     const orderBy = orderings.length
       ? ` ORDER BY ${orderings.map((o) => `${o.output ?? o.sql} ${o.asc ? 'ASC' : 'DESC'}`).join(', ')}`
@@ -174,6 +177,12 @@ class FetchCompiler {
       (offset ? ` OFFSET ${this.params.bind(offset, 'int8')}` : '');
 
     let sql = `SELECT ${outputs.join(', ')} ${body(pageWhere)}${orderBy}${paging}`;
+    if (keyset && this.limitsFirst(orderings)) {
+      // The page of root rows first, then their links: the joins see `limit` rows, not all.
+      const rootOrder = orderings.map((o) => `${o.sql} ${o.asc ? 'ASC' : 'DESC'}`).join(', ');
+      const page = `SELECT * FROM ${this.table(root)} WHERE ${pageWhere.join(' AND ')} ORDER BY ${rootOrder}${paging}`;
+      sql = `SELECT ${outputs.join(', ')} FROM (${page}) ${root.alias}${joins}${orderBy}`;
+    }
     if (wrapped) {
       sql = this.withCount(sql, `SELECT 1 ${body(where)}`, orderings);
     }
@@ -202,6 +211,7 @@ class FetchCompiler {
           column.nullable ||= property.nullable;
           selected.push({
             key: prefix + property.name,
+            source,
             sql: columnSql({ source, property }),
             column,
             aggregated: false,
@@ -243,12 +253,12 @@ class FetchCompiler {
       sql = `(date_trunc('${dateGrouping}', ${instant}) AT TIME ZONE 'UTC')`;
       const column = this.resultColumn(source, property.name, 'datetime');
       column.nullable ||= property.nullable;
-      return { key, sql, column, aggregated: false, cast: 'timestamptz' };
+      return { key, source, sql, column, aggregated: false, cast: 'timestamptz' };
     }
     if (!aggregate) {
       const column = this.resultColumn(source, property.name, property.type);
       column.nullable ||= property.nullable;
-      return { key, sql, column, aggregated: false, cast: property.castType };
+      return { key, source, sql, column, aggregated: false, cast: property.castType };
     }
     const numeric = NUMERIC.includes(property.type);
     if ((aggregate === 'sum' || aggregate === 'avg') && !numeric) {
@@ -293,6 +303,31 @@ class FetchCompiler {
       ...(aggregate ? { aggregate } : {}),
       nullable: outer,
     };
+  }
+
+  /**
+   * Whether the page can be cut from the root's rows before any link is joined: the
+   * order is the root's own (total: it ends in the root's key), the root's filter names
+   * none of its links, and no joined link can remove or multiply a root row. A to-one
+   * OUTER link never does; an inner one does not when it follows a lookup that cannot be
+   * null (a foreign key, so its row exists), has no filter of its own, and its type is
+   * the caller's to read in the whole organization, where every row a lookup names is
+   * (the engine checks lookups on write). Only to-one, unpaged links get here (keyset).
+   */
+  private limitsFirst(orderings: Ordering[]): boolean {
+    const { root, sources } = this.resolved;
+    if (orderings.some((o) => o.source !== root)) return false;
+    if (namesLinks(this.query.filter)) return false;
+    return sources.every((source) => {
+      if (source === root || !isJoined(source) || source.kind === 'outer') return true;
+      const { to } = source.join!;
+      return (
+        to.lookup === source.type.name &&
+        !to.nullable &&
+        !source.node.filter?.length &&
+        this.options.scope.depth(source.type, 'read') === 'organization'
+      );
+    });
   }
 
   /** The root (or an EXISTS link's subquery) and the links joined to it. */
@@ -380,6 +415,7 @@ class FetchCompiler {
       if (output) {
         orderings.push({
           sql: output.sql,
+          source: output.aggregated ? undefined : output.source,
           asc,
           cast: output.cast,
           output: quoteIdentifier(output.name),
@@ -392,6 +428,7 @@ class FetchCompiler {
         const property = this.resolved.property(root, order.name);
         orderings.push({
           sql: columnSql({ source: root, property }),
+          source: root,
           asc,
           cast: property.castType,
         });
@@ -408,6 +445,7 @@ class FetchCompiler {
         const property = this.resolved.property(source, order.name);
         orderings.push({
           sql: columnSql({ source, property }),
+          source,
           asc: order.asc === true,
           cast: property.castType,
         });
@@ -430,7 +468,7 @@ class FetchCompiler {
     if (!toOne) return undefined;
     const key = `${root.alias}."key"`;
     const last = orderings[orderings.length - 1];
-    if (last?.sql !== key) orderings.push({ sql: key, asc: true, cast: 'int8' });
+    if (last?.sql !== key) orderings.push({ sql: key, source: root, asc: true, cast: 'int8' });
     return orderings.map(({ sql, asc, cast }) => ({ sql, asc, cast }));
   }
 
@@ -460,4 +498,13 @@ class FetchCompiler {
       (order.length ? ` ORDER BY ${order.join(', ')}` : '')
     );
   }
+}
+
+/** Whether a filter names a column of a link (`alias.property`). */
+function namesLinks(groups: FilterGroup[] | undefined): boolean {
+  return (groups ?? []).some(
+    (group) =>
+      (group.conditions ?? []).some((condition) => condition.property.includes('.')) ||
+      namesLinks(group.filter),
+  );
 }

@@ -6,6 +6,8 @@ import type { TestApp } from './test-app';
 export class StatementCounter extends AbstractLogger {
   private recording = false;
   readonly statements: string[] = [];
+  /** The parameters of each recorded statement, in the same order. */
+  readonly parameters: unknown[][] = [];
 
   /**
    * The data source's logger is read on every query; swapping it is how TypeORM lets one
@@ -21,6 +23,7 @@ export class StatementCounter extends AbstractLogger {
 
   async record(work: () => Promise<unknown>): Promise<string[]> {
     this.statements.length = 0;
+    this.parameters.length = 0;
     this.recording = true;
     try {
       await work();
@@ -30,8 +33,10 @@ export class StatementCounter extends AbstractLogger {
     return [...this.statements];
   }
 
-  override logQuery(query: string): void {
-    if (this.recording) this.statements.push(query.replace(/\s+/g, ' ').trim());
+  override logQuery(query: string, parameters?: unknown[]): void {
+    if (!this.recording) return;
+    this.statements.push(query.replace(/\s+/g, ' ').trim());
+    this.parameters.push(parameters ?? []);
   }
 
   protected writeLog(_level: LogLevel, _message: LogMessage | string | number): void {}
