@@ -2,6 +2,7 @@ import {
   Column,
   CreateDateColumn,
   Generated,
+  Index,
   JoinColumn,
   ManyToOne,
   PrimaryGeneratedColumn,
@@ -11,8 +12,11 @@ import {
 /**
  * The system columns every business table carries (spec 2.2, DESIGN.md "Data model").
  * The owner references are deferred so an organization, its first business unit and its
- * first user can be created in one transaction, each owned by the others.
+ * first user can be created in one transaction, each owned by the others. The owner
+ * columns are indexed in the order the access predicates name them (access.scope.ts).
  */
+@Index(['idOrganization', 'idBusinessUnit'])
+@Index(['idOrganization', 'idUser'])
 export abstract class SystemColumns {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'BY DEFAULT' })
   key: number;

@@ -5,6 +5,7 @@ import { Storage1795360786207 } from './1795360786207-Storage';
 import { OpenId1795362652215 } from './1795362652215-OpenId';
 import { LoginLimit1795400000000 } from './1795400000000-LoginLimit';
 import { AccessControl1795547046060 } from './1795547046060-AccessControl';
+import { OwnerAndLookupIndexes1795635395325 } from './1795635395325-OwnerAndLookupIndexes';
 
 /** Listed, not globbed, so the same list works compiled, under ts-jest and in the CLI. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   OpenId1795362652215,
   LoginLimit1795400000000,
   AccessControl1795547046060,
+  OwnerAndLookupIndexes1795635395325,
 ];

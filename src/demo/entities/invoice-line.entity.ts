@@ -15,6 +15,7 @@ export class InvoiceLine extends SystemColumns {
   @JoinColumn({ name: 'id_invoice' })
   invoice?: Invoice;
 
+  @Index()
   @Column({ type: 'bigint', nullable: true })
   idProduct: number | null;
 
