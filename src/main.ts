@@ -4,6 +4,7 @@ import { INestApplication } from '@nestjs/common';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { createApp } from './app.setup';
+import { limitHeapGrowth } from './common/heap-growth';
 import { BootLogger, bootLog, plainMessage } from './common/logging';
 import { Environment, validateEnvironment } from './config/environment';
 import { EmbeddedPostgres } from './database/embedded-postgres';
@@ -14,6 +15,7 @@ const EMBEDDED_SPARE_CONNECTIONS = 4;
 const SHUTDOWN_LIMIT_MS = 10_000;
 
 async function main(): Promise<void> {
+  limitHeapGrowth();
   if (existsSync('.env')) process.loadEnvFile('.env');
   // Nest's logger comes with the app; the configuration and the database come before it.
   // A failed start is one fatal line saying why, and exit code 1: no stack dump.

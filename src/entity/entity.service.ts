@@ -342,6 +342,7 @@ function ownerOf(source: Identity | Record<string, unknown>, userKey?: number): 
 
 /** The record without the secured properties the caller may not read, children included. */
 function visibleTo(scope: AccessScope, type: EntityType, record: EntityRecord): EntityRecord {
+  if (!hasSecured(type)) return record;
   const properties = Object.fromEntries(
     Object.entries(record.properties).filter(([name]) => {
       const property = type.properties.get(name);
@@ -355,6 +356,20 @@ function visibleTo(scope: AccessScope, type: EntityType, record: EntityRecord): 
     ]),
   );
   return { ...record, properties, children };
+}
+
+const securedTypes = new WeakMap<EntityType, boolean>();
+
+/** Whether the type or a child type, at any level, has a secured property. */
+function hasSecured(type: EntityType): boolean {
+  let secured = securedTypes.get(type);
+  if (secured === undefined) {
+    secured =
+      [...type.properties.values()].some((p) => p.secured) ||
+      type.childGroups.some((group) => hasSecured(group.child));
+    securedTypes.set(type, secured);
+  }
+  return secured;
 }
 
 /** 403 naming the first secured property the input sets that the caller may not update. */

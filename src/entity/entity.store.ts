@@ -45,7 +45,7 @@ export class EntityStore {
         WHERE t.key = ${params.bind(key, 'int8')} AND ${scope.rows(type, 'read', 't', params)}${lock ? ' FOR UPDATE' : ''}`,
       params.values,
     );
-    return rows[0] ? normalise(rows[0]) : undefined;
+    return rows[0] ? normalise(type, rows[0]) : undefined;
   }
 
   /** The children of several parents in one statement, in key order. */
@@ -64,7 +64,7 @@ export class EntityStore {
           AND ${scope.rows(type, 'read', 't', params)} ORDER BY t.key`,
       params.values,
     );
-    return rows.map(normalise);
+    return rows.map((row) => normalise(type, row));
   }
 
   /**
@@ -226,9 +226,20 @@ function sqlTypeOf(type: EntityType, column: string): string {
   return type.properties.get(column)!.castType;
 }
 
+/** The columns node-postgres may read into a Date, per type: looked at on every row. */
+const dateColumns = new WeakMap<EntityType, string[]>();
+
 /** Timestamps leave as ISO 8601 text, the form clients send and hooks compare. */
-function normalise(row: Record<string, unknown>): Record<string, unknown> {
-  for (const [name, value] of Object.entries(row)) {
+function normalise(type: EntityType, row: Record<string, unknown>): Record<string, unknown> {
+  let names = dateColumns.get(type);
+  if (!names) {
+    names = [...type.properties.values()]
+      .filter((p) => p.type === 'datetime' || p.type === 'date')
+      .map((p) => p.name);
+    dateColumns.set(type, names);
+  }
+  for (const name of names) {
+    const value = row[name];
     if (value instanceof Date) row[name] = value.toISOString();
   }
   return row;
