@@ -13,6 +13,7 @@ const { spawn } = require('node:child_process');
 const net = require('node:net');
 const path = require('node:path');
 const { randomBytes } = require('node:crypto');
+const { readFileSync } = require('node:fs');
 const { chmod, mkdtemp, rm } = require('node:fs/promises');
 const { tmpdir } = require('node:os');
 const { Client } = require('pg');
@@ -240,6 +241,47 @@ function median(values) {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
+/**
+ * A seeded generator of numbers in [0, 1) (mulberry32), seeded from a text: the same
+ * sequence in every run, where Math.random would ask other rows each time.
+ */
+function seededRandom(seedText) {
+  let seed = 2166136261; // FNV-1a of the text
+  for (let i = 0; i < seedText.length; i++) {
+    seed = Math.imul(seed ^ seedText.charCodeAt(i), 16777619);
+  }
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Samples a process's resident set size (VmRSS of /proc/<pid>/status, Linux) every
+ * `everyMs`; the returned stop() gives the largest in KiB, or undefined where there is
+ * no /proc.
+ */
+function sampleRss(pid, everyMs = 500) {
+  let max;
+  const read = () => {
+    try {
+      const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (match) max = Math.max(max ?? 0, Number(match[1]));
+    } catch {
+      // no /proc, or the process has gone
+    }
+  };
+  read();
+  const timer = setInterval(read, everyMs);
+  return () => {
+    clearInterval(timer);
+    read();
+    return max;
+  };
+}
+
 /** Work for cleanup(), run after the servers stop (last registered, first run). */
 function onCleanup(work) {
   cleanups.unshift(work);
@@ -282,6 +324,8 @@ module.exports = {
   percentile,
   request,
   runBenchmark,
+  sampleRss,
+  seededRandom,
   signIn,
   sleep,
   startDemoApp,

@@ -19,6 +19,13 @@
  *   verifyBaseline optional: the baseline's own check, where it answers differently on
  *               purpose (an echo); `verify` is then the app's
  *   sameHeaders optional list of response headers both servers must send with equal values
+ *   vary        optional (ctx, random, n) => { path?, body? }: each request its own path or
+ *               body (a random key), `random` a seeded generator, `n` the request's number
+ *               in its phase; bench/run.js checks 10 such requests one by one on both
+ *               servers, then under load checks `verify`, or without it that each body is
+ *               one of those the checks saw
+ *   baselineSql 'hand-written' where the baseline runs its own best SQL (BASELINE_SQL=best)
+ *               rather than the app's: the report lists both instead of warning
  */
 
 /**
