@@ -64,11 +64,12 @@ describe('FETCH: the page before the joins', () => {
     expect(invoiceSide['Actual Rows']).toBe(5);
   });
 
-  it('joins first where a link can remove rows: a filter on the link, or a filter on its columns', async () => {
+  it('joins first where a link can remove rows, or the order is not the root’s own', async () => {
     for (const query of [
       `FETCH invoice (number, total) { account AS a TO id_account (name) WHERE name LIKE 'A%' } ORDER BY total DESC LIMIT 5`,
       `FETCH invoice (number, total) { account AS a TO id_account (name) } WHERE a.name LIKE 'A%' ORDER BY total DESC LIMIT 5`,
       `FETCH invoice (number, total) { account AS a TO id_account (name) ORDER BY name } ORDER BY total DESC LIMIT 5`,
+      `FETCH invoice (number, total) { account AS a TO id_account (name) { invoice AS d EXISTS FROM id_account TO key WHERE status = 'draft' } } ORDER BY total DESC LIMIT 5`,
     ]) {
       const { sql, params } = await run(query);
       expect(sql).not.toMatch(/FROM \(SELECT \*/);
@@ -93,25 +94,39 @@ describe('FETCH: the page before the joins', () => {
       outer: fc.boolean(),
       linkFilter: fc.option(fc.constantFrom('A%', 'B%', '%a%'), { nil: undefined }),
       onLinkColumn: fc.boolean(),
+      draftsInLink: fc.boolean(),
     });
     await fc.assert(
       fc.asyncProperty(cases, async (c) => {
         const linkWhere =
           c.linkFilter && !c.onLinkColumn ? ` WHERE name LIKE '${c.linkFilter}'` : '';
+        // Accounts with a draft invoice: an EXISTS link inside the account link.
+        const drafts = c.draftsInLink
+          ? ` { invoice AS d EXISTS FROM id_account TO key WHERE status = 'draft' }`
+          : '';
         const where = [
           c.status && `status = '${c.status}'`,
           c.linkFilter && c.onLinkColumn && `a.name LIKE '${c.linkFilter}'`,
         ].filter(Boolean);
         const fetch =
-          `FETCH invoice (key, number, total, status) { account AS a ${c.outer ? 'OUTER ' : ''}TO id_account (name)${linkWhere} }` +
+          `FETCH invoice (key, number, total, status) { account AS a ${c.outer ? 'OUTER ' : ''}TO id_account (name)${drafts}${linkWhere} }` +
           (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
           ` ORDER BY ${c.order.map((o) => `${o.column}${o.asc ? ' ASC' : ' DESC'}`).join(', ')}` +
           (c.offset ? ` OFFSET ${c.offset}` : '') +
           ` LIMIT ${c.limit}`;
-        const { rows } = await run(fetch);
+        const { sql, rows } = await run(fetch);
+        const removesNoRow = c.outer || (!linkWhere && !c.draftsInLink);
+        expect(/FROM \(SELECT \*/.test(sql)).toBe(
+          removesNoRow && !(c.linkFilter && c.onLinkColumn),
+        );
 
         const accountOn = ['a.key = i.id_account', 'a.id_organization = $1'];
         if (linkWhere) accountOn.push(`a.name LIKE '${c.linkFilter}'`);
+        if (c.draftsInLink) {
+          accountOn.push(
+            `EXISTS (SELECT 1 FROM invoice d WHERE d.id_account = a.key AND d.id_organization = $1 AND d.status = 'draft')`,
+          );
+        }
         const conditions = ['i.id_organization = $1'];
         if (c.status) conditions.push(`i.status = '${c.status}'`);
         if (c.linkFilter && c.onLinkColumn) conditions.push(`a.name LIKE '${c.linkFilter}'`);

@@ -14,6 +14,10 @@ class AccountProbe {
   static reads: Record<number, number> = {};
 
   async onBeforeInsert({ entity, data }: HookContext): Promise<void> {
+    if (entity.properties.last_name === 'clash') {
+      // A product whose code is taken: a 409 that aborts the write's transaction.
+      await data.create('product', { properties: { code: entity.properties.first_name } });
+    }
     const keys = JSON.parse(entity.properties.first_name as string) as number[];
     const { rows } = await data.fetch({
       entity: 'account',
@@ -82,5 +86,19 @@ describe('the scoped data API of hooks and workflows', () => {
       .expect(200);
     expect(AccountProbe.fetched).toEqual([own, colleagues].sort((a, b) => a - b));
     expect(AccountProbe.reads).toEqual({ [own]: 200, [colleagues]: 200, [foreign]: 404 });
+  });
+
+  it('answers a hook’s own error when it aborted the transaction, with the lookups still unchecked', async () => {
+    const post = (name: string, properties: object) =>
+      as(t, f.admin).post(`/rest/entity/${name}`, { properties });
+    const code = uniqueName('clash');
+    await post('product', { code }).expect(200);
+    const account = (await post('account', { name: uniqueName('a') }).expect(200)).body.key;
+    const { body } = await post('contact', {
+      last_name: 'clash',
+      first_name: code,
+      id_account: account,
+    }).expect(409);
+    expect(body.detail).toBe('product.code: another product already has this code');
   });
 });

@@ -2,7 +2,6 @@ import {
   BadRequestException,
   ConflictException,
   ForbiddenException,
-  HttpException,
   Injectable,
   NotFoundException,
   PreconditionFailedException,
@@ -230,9 +229,10 @@ export class EntityService {
   }
 
   /**
-   * Work before a write that checks its lookups itself. When the work fails with an HTTP
-   * error (a hook's 424, say), a lookup to a row the caller may not read is still the
-   * answer, as if checked first: the hooks may have failed for want of that row.
+   * Work before a write that checks its lookups itself. When the work fails (a hook's
+   * 424, say), a lookup to a row the caller may not read is still the answer, as if it
+   * had been checked first: the hooks may have failed for want of that row. When the
+   * check cannot run (the failure aborted the transaction), the failure is the answer.
    */
   private async lookupsFirst(
     lookups: Lookups,
@@ -243,8 +243,12 @@ export class EntityService {
     try {
       await work();
     } catch (error) {
-      if (error instanceof HttpException) await lookups.check(this.store, manager, scope);
-      throw error;
+      const missing = await lookups.check(this.store, manager, scope).then(
+        () => undefined,
+        (checkError: unknown) =>
+          checkError instanceof BadRequestException ? checkError : undefined,
+      );
+      throw missing ?? error;
     }
   }
 

@@ -96,15 +96,14 @@ export class EntityStore {
     const names = [...columns, 'id_organization', 'id_business_unit', 'id_user'].map(quote);
     let source = `VALUES ${tuples.join(', ')}`;
     if (lookups) {
-      if (rows.some((row) => columns.some((c) => !(c in row)))) {
-        throw new Error('A guarded insert takes rows that set the same columns');
-      }
+      // A row that leaves a column out (DEFAULT) cannot pass through the SELECT: guarded
+      // rows set the same columns, as a record's own single row does.
       const readable = lookups.targets.map(
         ({ type: target, keys }) =>
-          `(SELECT count(*) FROM ${quote(target.name)} t WHERE t.key = ANY(${params.bind(keys, 'int8[]')})
-              AND ${lookups.scope.rows(target, 'read', 't', params)}) = ${params.bind(keys.length, 'int8')}`,
+          `(SELECT count(*) FROM ${quote(target.name)} t
+             WHERE ${readableRows(target, keys, lookups.scope, params)}) = ${params.bind(keys.length, 'int8')}`,
       );
-      source = `SELECT * FROM (${source}) v WHERE ${readable.join(' AND ') || 'true'}`;
+      source = `SELECT * FROM (${source}) v WHERE ${readable.join(' AND ')}`;
     }
     const inserted: { key: number }[] = await manager.query(
       `INSERT INTO ${quote(type.name)} (${names.join(', ')}) ${source} RETURNING key`,
@@ -207,12 +206,21 @@ export class EntityStore {
   ): Promise<Set<number>> {
     const params = new SqlParameters();
     const rows: { key: number }[] = await manager.query(
-      `SELECT t.key FROM ${quote(type.name)} t
-        WHERE t.key = ANY(${params.bind(keys, 'int8[]')}) AND ${scope.rows(type, 'read', 't', params)}`,
+      `SELECT t.key FROM ${quote(type.name)} t WHERE ${readableRows(type, keys, scope, params)}`,
       params.values,
     );
     return new Set(rows.map((row) => row.key));
   }
+}
+
+/** The rows under alias `t` among `keys` that the caller may read. */
+function readableRows(
+  type: EntityType,
+  keys: number[],
+  scope: AccessScope,
+  params: SqlParameters,
+): string {
+  return `t.key = ANY(${params.bind(keys, 'int8[]')}) AND ${scope.rows(type, 'read', 't', params)}`;
 }
 
 function selectList(type: EntityType): string {

@@ -28,13 +28,21 @@ export class Lookups {
     this.uses = collect(type, input, type.name);
   }
 
-  /** The rows a write must find readable in its own statement. */
-  guard(scope: AccessScope): LookupGuard {
-    const targets = [...this.byTarget()].map(([target, uses]) => ({
+  /**
+   * The rows a write must find readable in its own statement: those of the whole input,
+   * children included, so the record's own INSERT guards its children's lookups too.
+   * Undefined when the input sets no lookup.
+   */
+  guard(scope: AccessScope): LookupGuard | undefined {
+    if (this.uses.length === 0) return undefined;
+    return { scope, targets: this.targets() };
+  }
+
+  private targets(): LookupGuard['targets'] {
+    return [...this.byTarget()].map(([target, uses]) => ({
       type: this.registry.find(target)!,
       keys: [...new Set(uses.map((use) => use.key))],
     }));
-    return { scope, targets };
   }
 
   /**
@@ -42,7 +50,7 @@ export class Lookups {
    * use whose row the caller may not read.
    */
   async check(store: EntityStore, manager: EntityManager, scope: AccessScope): Promise<void> {
-    for (const { type, keys } of this.guard(scope).targets) {
+    for (const { type, keys } of this.targets()) {
       const existing = await store.readableKeys(manager, type, keys, scope);
       const missing = this.uses.find((use) => use.target === type.name && !existing.has(use.key));
       if (missing) {

@@ -63,7 +63,7 @@ const MAX_NAME_BYTES = 63;
 
 interface Selected {
   key: string;
-  /** Where its value comes from; undefined for count(*). */
+  /** Where its value comes from; undefined for an aggregate. */
   source?: Source;
   /** The key, or a short stand-in where the key is too long for PostgreSQL. */
   name: string;
@@ -176,12 +176,14 @@ class FetchCompiler {
       ` LIMIT ${this.params.bind(limit, 'int8')}` +
       (offset ? ` OFFSET ${this.params.bind(offset, 'int8')}` : '');
 
-    let sql = `SELECT ${outputs.join(', ')} ${body(pageWhere)}${orderBy}${paging}`;
+    let sql: string;
     if (keyset && this.limitsFirst(orderings)) {
       // The page of root rows first, then their links: the joins see `limit` rows, not all.
       const rootOrder = orderings.map((o) => `${o.sql} ${o.asc ? 'ASC' : 'DESC'}`).join(', ');
       const page = `SELECT * FROM ${this.table(root)} WHERE ${pageWhere.join(' AND ')} ORDER BY ${rootOrder}${paging}`;
       sql = `SELECT ${outputs.join(', ')} FROM (${page}) ${root.alias}${joins}${orderBy}`;
+    } else {
+      sql = `SELECT ${outputs.join(', ')} ${body(pageWhere)}${orderBy}${paging}`;
     }
     if (wrapped) {
       sql = this.withCount(sql, `SELECT 1 ${body(where)}`, orderings);
@@ -307,12 +309,13 @@ class FetchCompiler {
 
   /**
    * Whether the page can be cut from the root's rows before any link is joined: the
-   * order is the root's own (total: it ends in the root's key), the root's filter names
-   * none of its links, and no joined link can remove or multiply a root row. A to-one
-   * OUTER link never does; an inner one does not when it follows a lookup that cannot be
-   * null (a foreign key, so its row exists), has no filter of its own, and its type is
-   * the caller's to read in the whole organization, where every row a lookup names is
-   * (the engine checks lookups on write). Only to-one, unpaged links get here (keyset).
+   * order is the root's own (total: the key ends it, added when not written), the root's
+   * filter names none of its links, and no joined link can remove or multiply a root
+   * row. A to-one OUTER link never does; an inner one does not when it follows a lookup
+   * that cannot be null (a foreign key, so its row exists), has no filter and no EXISTS
+   * link of its own, and its type is the caller's to read in the whole organization,
+   * which holds the rows its lookups name (checked on every write that sets one through
+   * the API). Only to-one, unpaged links get here (keyset).
    */
   private limitsFirst(orderings: Ordering[]): boolean {
     const { root, sources } = this.resolved;
@@ -325,6 +328,8 @@ class FetchCompiler {
         to.lookup === source.type.name &&
         !to.nullable &&
         !source.node.filter?.length &&
+        // An EXISTS link inside it is a condition of its join, which could drop the row.
+        source.links.every((link) => link.kind !== 'exists' && link.kind !== 'not-exists') &&
         this.options.scope.depth(source.type, 'read') === 'organization'
       );
     });
