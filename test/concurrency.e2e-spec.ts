@@ -164,7 +164,9 @@ describe('concurrent clients of two organizations', () => {
   it('answers the same FETCH text, sent by both at once, with each caller’s own rows', async () => {
     // One text, so one parsed tree shared by every request (FetchService's cache); the
     // caller is applied when compiling, request by request.
-    const query = 'FETCH invoice (key, id_organization) ORDER BY key DESC LIMIT 20';
+    // With its account: the page is cut from the caller's invoices before the join.
+    const query =
+      'FETCH invoice (key, id_organization) { account AS a TO id_account (id_organization) } ORDER BY key DESC LIMIT 20';
     // Other suites add Demo invoices meanwhile: its newest keys move, its organization not.
     const other20 = [...other.invoiceKeys].sort((a, b) => b - a).slice(0, 20);
     const { answered, problems } = await concurrently(
@@ -173,10 +175,15 @@ describe('concurrent clients of two organizations', () => {
       async (caller) => {
         const { status, body } = await call(caller, 'POST', '/rest/fetch', query);
         if (status !== 200) return `FETCH: ${status} ${JSON.stringify(body)}`;
-        const rows = body as { key: number; id_organization: number }[];
+        const rows = body as {
+          key: number;
+          id_organization: number;
+          'a.id_organization': number;
+        }[];
         const answer = `FETCH answered ${JSON.stringify(body).slice(0, 200)}`;
         if (rows.length !== 20) return answer;
         if (rows.some((row) => row.id_organization !== caller.organizationKey)) return answer;
+        if (rows.some((row) => row['a.id_organization'] !== caller.organizationKey)) return answer;
         const keys = rows.map((row) => row.key).join();
         return caller === other && keys !== other20.join() ? answer : undefined;
       },
@@ -207,6 +214,51 @@ describe('concurrent clients of two organizations', () => {
       expect(rows).toHaveLength(CLIENTS * 5);
       expect(rows.every((row) => row.name.startsWith(`${run} ${caller.name} `))).toBe(true);
     }
+  });
+
+  it('takes a caller’s own account and refuses the other organization’s, creates at once', async () => {
+    const accountOf = async (caller: Caller): Promise<number> =>
+      (
+        await t.dataSource.query(
+          `SELECT key FROM account WHERE id_organization = $1 ORDER BY key LIMIT 1`,
+          [caller.organizationKey],
+        )
+      )[0].key;
+    const accounts = new Map([
+      [demo, await accountOf(demo)],
+      [other, await accountOf(other)],
+    ]);
+    const stranger = (caller: Caller) => (caller === demo ? other : demo);
+    const run = uniqueName('lookup');
+    const { answered, problems } = await concurrently(
+      [demo, other],
+      6,
+      async (caller, client, round) => {
+        // The lookup is checked inside the invoice's INSERT: half point at the other's account.
+        const foreign = (client + round) % 2 === 1;
+        const account = accounts.get(foreign ? stranger(caller) : caller)!;
+        const { status, body } = await call(caller, 'POST', '/rest/entity/invoice', {
+          properties: { id_account: account, number: `${run} ${caller.name} ${client}.${round}` },
+        });
+        const expected = foreign ? 400 : 200;
+        if (status !== expected)
+          return `create with account ${account}: ${status} ${JSON.stringify(body)}`;
+        if (foreign && body.detail !== `invoice.id_account: no account with key ${account}`) {
+          return `refused as ${JSON.stringify(body)}`;
+        }
+        return undefined;
+      },
+    );
+    expect(problems).toEqual([]);
+    expect(answered).toBe(2 * CLIENTS * 6);
+    const written: { id_organization: number; account_organization: number }[] =
+      await t.dataSource.query(
+        `SELECT i.id_organization, a.id_organization AS account_organization
+           FROM invoice i JOIN account a ON a.key = i.id_account WHERE i.number LIKE $1`,
+        [`${run}%`],
+      );
+    expect(written).toHaveLength(CLIENTS * 6); // half of each organization's creates
+    expect(written.every((row) => row.id_organization === row.account_organization)).toBe(true);
   });
 
   it('numbers invoices issued at once in a row, per organization, each number once', async () => {
