@@ -65,6 +65,10 @@ export interface EntityType {
   privileges: boolean;
   writeOnly: string[];
   properties: Map<string, PropertyDefinition>;
+  /** The columns node-postgres reads into a Date (datetime and date). */
+  dateColumns: string[];
+  /** Whether one of its own properties is secured. */
+  secured: boolean;
   childGroups: ChildGroupDefinition[];
   /** Set on child types: the group they belong to. */
   parent?: { type: EntityType; column: string };

@@ -61,13 +61,19 @@ export class EntityRegistry implements OnModuleInit {
     const business = this.dataSource.entityMetadatas.filter((m) => definitionOf(m));
     for (const metadata of business) {
       const definition = definitionOf(metadata)!;
+      const properties = propertiesOf(metadata);
+      const all = [...properties.values()];
       this.types.set(definition.name, {
         name: definition.name,
         label: definition.label,
         write: definition.write,
         privileges: definition.privileges,
         writeOnly: definition.writeOnly,
-        properties: propertiesOf(metadata),
+        properties,
+        dateColumns: all
+          .filter((p) => p.type === 'datetime' || p.type === 'date')
+          .map((p) => p.name),
+        secured: all.some((p) => p.secured),
         childGroups: [],
         metadata,
       });

@@ -362,18 +362,9 @@ function visibleTo(scope: AccessScope, type: EntityType, record: EntityRecord): 
   return { ...record, properties, children };
 }
 
-const securedTypes = new WeakMap<EntityType, boolean>();
-
 /** Whether the type or a child type, at any level, has a secured property. */
 function hasSecured(type: EntityType): boolean {
-  let secured = securedTypes.get(type);
-  if (secured === undefined) {
-    secured =
-      [...type.properties.values()].some((p) => p.secured) ||
-      type.childGroups.some((group) => hasSecured(group.child));
-    securedTypes.set(type, secured);
-  }
-  return secured;
+  return type.secured || type.childGroups.some((group) => hasSecured(group.child));
 }
 
 /** 403 naming the first secured property the input sets that the caller may not update. */

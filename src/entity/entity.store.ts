@@ -234,19 +234,9 @@ function sqlTypeOf(type: EntityType, column: string): string {
   return type.properties.get(column)!.castType;
 }
 
-/** The columns node-postgres may read into a Date, per type: looked at on every row. */
-const dateColumns = new WeakMap<EntityType, string[]>();
-
 /** Timestamps leave as ISO 8601 text, the form clients send and hooks compare. */
 function normalise(type: EntityType, row: Record<string, unknown>): Record<string, unknown> {
-  let names = dateColumns.get(type);
-  if (!names) {
-    names = [...type.properties.values()]
-      .filter((p) => p.type === 'datetime' || p.type === 'date')
-      .map((p) => p.name);
-    dateColumns.set(type, names);
-  }
-  for (const name of names) {
+  for (const name of type.dateColumns) {
     const value = row[name];
     if (value instanceof Date) row[name] = value.toISOString();
   }
