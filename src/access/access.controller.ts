@@ -1,22 +1,20 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { RequestContext } from '../common/request-context';
+import { CurrentIdentity } from '../auth/auth.decorators';
+import { Identity } from '../common/identity';
 import { AccessService, PrivilegesDescription } from './access.service';
 
 @ApiTags('access')
 @Controller('rest/metadata')
 export class AccessController {
-  constructor(
-    private readonly access: AccessService,
-    private readonly context: RequestContext,
-  ) {}
+  constructor(private readonly access: AccessService) {}
 
   @Get('privileges')
   @ApiOkResponse({
     description:
       'The caller’s roles, its depth per entity type and action, and the secured properties it may read or update',
   })
-  privileges(): Promise<PrivilegesDescription> {
-    return this.access.describe(this.context.requireIdentity());
+  privileges(@CurrentIdentity() identity: Identity): Promise<PrivilegesDescription> {
+    return this.access.describe(identity);
   }
 }

@@ -2,14 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Identity } from '../common/identity';
-import { RequestContext } from '../common/request-context';
 import { EntityRegistry } from '../entity/entity.registry';
 import { Action, ACTIONS, Depth } from './access.depth';
 import { PromiseCache } from '../common/promise-cache';
 import { FieldPermissionRow, Grants, PrivilegeRow } from './access.grants';
 import { AccessScope } from './access.scope';
-
-const SCOPES = Symbol('access scopes of the request');
 
 /**
  * Each caller's AccessScope, from its roles and its unit's tree. Both are cached (per
@@ -21,20 +18,23 @@ const SCOPES = Symbol('access scopes of the request');
 export class AccessService {
   private grants = new PromiseCache<Grants>();
   private trees = new PromiseCache<number[]>();
+  private readonly scopes = new WeakMap<Identity, Promise<AccessScope>>();
   /** Off until AccessChanges listens: without its notifications a cache could go stale. */
   private caching = false;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly registry: EntityRegistry,
-    private readonly context: RequestContext,
   ) {}
 
-  /** The caller's scope, worked out at most once per request. */
+  /**
+   * The caller's scope, worked out once per Identity object: each request has its own
+   * (the authentication guard copies what a strategy found), so a request sees one scope
+   * throughout, and the next one sees the access changes made since.
+   */
   scopeOf(identity: Identity): Promise<AccessScope> {
-    const scopes = this.context.once(SCOPES, () => new Map<Identity, Promise<AccessScope>>());
-    let scope = scopes.get(identity);
-    if (!scope) scopes.set(identity, (scope = this.loadScope(identity)));
+    let scope = this.scopes.get(identity);
+    if (!scope) this.scopes.set(identity, (scope = this.loadScope(identity)));
     return scope;
   }
 

@@ -23,9 +23,9 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { HttpRequest, HttpResponse } from '../http/http.types';
-import { RequestContext } from '../common/request-context';
+import { Identity } from '../common/identity';
 import { parseBody } from '../common/validation';
-import { CsrfExempt, Public } from './auth.decorators';
+import { CsrfExempt, CurrentIdentity, Public } from './auth.decorators';
 import { AuthService } from './auth.service';
 import { ChangePasswordDto } from './dto/change-password.dto';
 import { LoginDto } from './dto/login.dto';
@@ -48,7 +48,6 @@ export class AuthController {
   constructor(
     private readonly auth: AuthService,
     private readonly serverInfo: ServerInfoService,
-    private readonly context: RequestContext,
   ) {}
 
   // Declared before GET /auth: both platforms answer HEAD with the first route that takes it.
@@ -73,10 +72,10 @@ export class AuthController {
       'User fields only when authenticated; with a session cookie, its CSRF token in X-CSRF-Token',
   })
   info(
+    @CurrentIdentity() identity: Identity | undefined,
     @Req() request: HttpRequest,
     @Res({ passthrough: true }) response: HttpResponse,
   ): ServerInfoDto {
-    const { identity } = this.context;
     // A page that did not make the login (a new tab, the return from an OpenID provider)
     // learns the token here; other sites cannot read this answer, as no CORS is granted.
     if (identity?.session) sendCsrfToken(response, identity.session.csrfToken);
@@ -121,7 +120,11 @@ export class AuthController {
   @ApiNoContentResponse({ description: 'Changed; the user’s other sessions are ended' })
   @ApiUnauthorizedResponse({ description: 'Wrong current password, or not signed in' })
   @ApiTooManyRequestsResponse({ description: 'Too many failed attempts; see Retry-After' })
-  changePassword(@Body() form: ChangePasswordDto, @Req() request: HttpRequest): Promise<void> {
-    return this.auth.changePassword(this.context.requireIdentity(), form, request);
+  changePassword(
+    @CurrentIdentity() identity: Identity,
+    @Body() form: ChangePasswordDto,
+    @Req() request: HttpRequest,
+  ): Promise<void> {
+    return this.auth.changePassword(identity, form, request);
   }
 }

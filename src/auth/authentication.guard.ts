@@ -10,7 +10,6 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard, AuthModuleOptions } from '@nestjs/passport';
 import type { HttpRequest, HttpResponse } from '../http/http.types';
 import { Identity } from '../common/identity';
-import { RequestContext } from '../common/request-context';
 import { IS_CSRF_EXEMPT, IS_PUBLIC } from './auth.decorators';
 import { safeEqual } from '../common/secrets';
 import {
@@ -33,7 +32,6 @@ export class AuthenticationGuard extends AuthGuard() {
   constructor(
     options: AuthModuleOptions,
     private readonly reflector: Reflector,
-    private readonly context: RequestContext,
   ) {
     super(options);
   }
@@ -41,9 +39,10 @@ export class AuthenticationGuard extends AuthGuard() {
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     await super.canActivate(context);
     const request = context.switchToHttp().getRequest<HttpRequest & { user?: Identity }>();
-    const identity = request.user;
-    this.context.setIdentity(identity ?? undefined);
-    if (!identity) return true; // public route, anonymous caller
+    if (!request.user) return true; // public route, anonymous caller
+    // The request's own copy: a strategy may hand several requests the same cached object,
+    // and the access scope is worked out once per Identity object (AccessService.scopeOf).
+    const identity = (request.user = { ...request.user });
 
     if (
       identity.session &&

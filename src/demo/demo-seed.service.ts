@@ -8,8 +8,8 @@ import { identityOf } from '../auth/identity.mapper';
 import { User } from '../auth/entities';
 import { CreatedOrganization } from '../auth/organization.service';
 import { UserService } from '../auth/user.service';
-import { RequestContext } from '../common/request-context';
 import { Environment } from '../config/environment';
+import { ScopedData } from '../data/scoped-data';
 import { EntityService } from '../entity/entity.service';
 import { DEMO_ROLES, DEMO_UNITS, DEMO_USERS } from './demo-access';
 import { DemoData, generateDemoData } from './demo-data';
@@ -27,7 +27,6 @@ export class DemoSeedService implements FirstBootHandler {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly entities: EntityService,
-    private readonly context: RequestContext,
     private readonly config: ConfigService<Environment, true>,
     private readonly users: UserService,
   ) {}
@@ -36,21 +35,20 @@ export class DemoSeedService implements FirstBootHandler {
     if (this.config.get('DEMO_DATA', { infer: true }) === 'false') return;
     const identity = identityOf(admin, 'session', admin.locale);
     const data = generateDemoData(new Date());
-    await this.context.runAs(identity, () =>
-      this.dataSource.transaction(async (manager) => {
-        const accountKeys = await this.seed(manager, data);
-        await this.seedAccess(manager, admin, accountKeys);
-      }),
-    );
+    await this.dataSource.transaction(async (manager) => {
+      const scoped = this.entities.scopedData(identity, { manager });
+      const accountKeys = await this.seed(scoped, data);
+      await this.seedAccess(scoped, admin, accountKeys);
+    });
     this.logger.log(
       `Seeded demo data: ${data.accounts.length} accounts, ${data.contacts.length} contacts, ` +
         `${data.products.length} products, ${data.invoices.length} invoices`,
     );
   }
 
-  private async seed(manager: EntityManager, data: DemoData): Promise<number[]> {
+  private async seed(scoped: ScopedData, data: DemoData): Promise<number[]> {
     const create = async (name: string, properties: Record<string, unknown>, children = {}) =>
-      (await this.entities.create(name, { properties, children }, manager)).key;
+      (await scoped.create(name, { properties, children })).key;
     const accountKeys: number[] = [];
     for (const account of data.accounts) accountKeys.push(await create('account', account));
     for (const { account, ...contact } of data.contacts) {
@@ -72,7 +70,7 @@ export class DemoSeedService implements FirstBootHandler {
       invoiceKeys.push(key);
     }
     // History: a seeded invoice was created over the last two years, not at first boot.
-    await manager.query(
+    await scoped.unscopedManager.query(
       `UPDATE invoice i SET date_created = d.created, date_updated = d.created
          FROM unnest($1::int8[], $2::timestamptz[]) AS d(key, created) WHERE i.key = d.key`,
       [invoiceKeys, data.invoices.map((invoice) => invoice.createdAt)],
@@ -85,9 +83,9 @@ export class DemoSeedService implements FirstBootHandler {
    * them: of every five accounts the administrator keeps two, the others go to the two
    * sales reps and to support, with their contacts, invoices and lines.
    */
-  private async seedAccess(manager: EntityManager, admin: User, accountKeys: number[]) {
-    const create = async (name: string, body: object) =>
-      (await this.entities.create(name, body, manager)).key;
+  private async seedAccess(scoped: ScopedData, admin: User, accountKeys: number[]) {
+    const create = async (name: string, body: object) => (await scoped.create(name, body)).key;
+    const manager = scoped.unscopedManager;
     const units: Record<string, number> = { Main: admin.idBusinessUnit };
     for (const name of DEMO_UNITS) {
       units[name] = await create('business_unit', {

@@ -1,5 +1,7 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { CurrentIdentity } from '../auth/auth.decorators';
+import { Identity } from '../common/identity';
 import type { HttpResponse } from '../http/http.types';
 import { ParseKeyPipe } from '../common/parse-key.pipe';
 import { RequireContentType } from '../common/content-type.guard';
@@ -15,11 +17,12 @@ export class EntityController {
 
   @Get(':name/:key')
   async read(
+    @CurrentIdentity() identity: Identity,
     @Param('name') name: string,
     @Param('key', ParseKeyPipe) key: number,
     @Res({ passthrough: true }) response: HttpResponse,
   ): Promise<EntityRecord> {
-    const { entity, etag } = await this.entities.read(name, key);
+    const { entity, etag } = await this.entities.read(identity, name, key);
     response.header('ETag', etag);
     return entity;
   }
@@ -27,39 +30,46 @@ export class EntityController {
   @Post(':name')
   @HttpCode(200)
   @RequireContentType('application/json')
-  create(@Param('name') name: string, @Body() body: unknown): Promise<WriteResult> {
-    return this.entities.create(name, body);
+  create(
+    @CurrentIdentity() identity: Identity,
+    @Param('name') name: string,
+    @Body() body: unknown,
+  ): Promise<WriteResult> {
+    return this.entities.create(identity, name, body);
   }
 
   @Post(':name/:key')
   @HttpCode(200)
   @RequireContentType('application/json')
   update(
+    @CurrentIdentity() identity: Identity,
     @Param('name') name: string,
     @Param('key', ParseKeyPipe) key: number,
     @Body() body: unknown,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
-    return this.entities.update(name, key, body, ifMatch);
+    return this.entities.update(identity, name, key, body, ifMatch);
   }
 
   @Post(':name/:key/owner')
   @HttpCode(200)
   @RequireContentType('application/json')
   assign(
+    @CurrentIdentity() identity: Identity,
     @Param('name') name: string,
     @Param('key', ParseKeyPipe) key: number,
     @Body() body: AssignOwnerDto,
   ): Promise<WriteResult> {
-    return this.entities.assign(name, key, body.userKey);
+    return this.entities.assign(identity, name, key, body.userKey);
   }
 
   @Delete(':name/:key')
   delete(
+    @CurrentIdentity() identity: Identity,
     @Param('name') name: string,
     @Param('key', ParseKeyPipe) key: number,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
-    return this.entities.delete(name, key, ifMatch);
+    return this.entities.delete(identity, name, key, ifMatch);
   }
 }

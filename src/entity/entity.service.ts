@@ -17,7 +17,6 @@ import { Identity } from '../common/identity';
 import { etagMatches } from '../common/etag';
 import { ScopedData } from '../data/scoped-data';
 import { FetchService } from '../fetch/fetch.service';
-import { RequestContext } from '../common/request-context';
 import { translateDatabaseError } from './database-errors';
 import { EntityRegistry } from './entity.registry';
 import { EntityType } from './entity-type';
@@ -35,6 +34,15 @@ export const WRITE_OPERATIONS = ['insert', 'update', 'delete', 'assign'] as cons
 export interface WriteResult {
   operation: (typeof WRITE_OPERATIONS)[number];
   key: number;
+}
+
+/**
+ * The transaction a call joins, a hook's or a workflow's (its writes and the caller's are
+ * one), and the workflow method whose work it is, which hooks are told.
+ */
+export interface JoinedTransaction {
+  manager: EntityManager;
+  workflow?: string;
 }
 
 export interface ReadResult {
@@ -58,32 +66,43 @@ export class EntityService {
     private readonly store: EntityStore,
     private readonly writer: EntityWriter,
     private readonly hooks: HookRunner,
-    private readonly context: RequestContext,
     private readonly access: AccessService,
     private readonly moduleRef: ModuleRef,
   ) {}
 
-  async read(name: string, key: number, manager = this.dataSource.manager): Promise<ReadResult> {
+  async read(
+    identity: Identity,
+    name: string,
+    key: number,
+    joined?: JoinedTransaction,
+  ): Promise<ReadResult> {
     const type = this.typeOf(name);
-    const scope = await this.scope();
+    const scope = await this.access.scopeOf(identity);
+    const manager = joined?.manager ?? this.dataSource.manager;
     const stored = await readTree(this.store, manager, type, key, scope, false);
     if (!stored) throw notFound(type, key);
     const entity = visibleTo(scope, type, stored);
     return { entity, etag: etagOf(entity) };
   }
 
-  async create(name: string, body: unknown, manager?: EntityManager): Promise<WriteResult> {
-    const type = this.writableType(name);
+  async create(
+    identity: Identity,
+    name: string,
+    body: unknown,
+    joined?: JoinedTransaction,
+  ): Promise<WriteResult> {
+    const type = this.writableType(identity, name);
     const input = parseEnvelope(type, body, 'create');
-    const scope = await this.scope();
+    const scope = await this.access.scopeOf(identity);
     if (!scope.may(type, 'create')) {
       throw new ForbiddenException(`You may not create ${type.name} records`);
     }
     assertUpdatable(scope, type, input, type.name);
     const lookups = new Lookups(this.registry, type, input);
-    return this.transaction(manager, async (tx) => {
+    return this.transaction(joined, async (tx) => {
+      const run = { ...joined, manager: tx };
       await this.lookupsFirst(lookups, tx, scope, () =>
-        this.runHooks('onBeforeInsert', type, input, undefined, tx, scope.identity),
+        this.runHooks('onBeforeInsert', type, input, undefined, run, scope),
       );
       const context = { manager: tx, scope, owner: ownerOf(scope.identity) };
       const record = [{ record: input, link: {} }];
@@ -99,26 +118,28 @@ export class EntityService {
   }
 
   async update(
+    identity: Identity,
     name: string,
     key: number,
     body: unknown,
     ifMatch?: string,
-    manager?: EntityManager,
+    joined?: JoinedTransaction,
   ): Promise<WriteResult> {
-    const type = this.writableType(name);
+    const type = this.writableType(identity, name);
     const input = parseEnvelope(type, body, 'update');
     if (input.properties.key !== undefined && input.properties.key !== key) {
       throw new BadRequestException(
         `${type.name}.key: ${textOf(input.properties.key)} does not match the key ${key} in the path`,
       );
     }
-    const scope = await this.scope();
-    return this.transaction(manager, async (tx) => {
+    const scope = await this.access.scopeOf(identity);
+    return this.transaction(joined, async (tx) => {
       const stored = await this.lockFor('write', tx, type, key, ifMatch, scope);
       assertUpdatable(scope, type, input, type.name);
       const merged = mergeInto(stored, input, type.name);
       await new Lookups(this.registry, type, input).check(this.store, tx, scope);
-      await this.runHooks('onBeforeUpdate', type, merged, stored, tx, scope.identity, input);
+      const run = { ...joined, manager: tx };
+      await this.runHooks('onBeforeUpdate', type, merged, stored, run, scope, input);
       const context = { manager: tx, scope, owner: ownerOf(stored.properties) };
       await this.writer.update(context, type, { merged, input, stored });
       return { operation: 'update', key };
@@ -126,16 +147,18 @@ export class EntityService {
   }
 
   async delete(
+    identity: Identity,
     name: string,
     key: number,
     ifMatch?: string,
-    manager?: EntityManager,
+    joined?: JoinedTransaction,
   ): Promise<WriteResult> {
-    const type = this.writableType(name);
-    const scope = await this.scope();
-    return this.transaction(manager, async (tx) => {
+    const type = this.writableType(identity, name);
+    const scope = await this.access.scopeOf(identity);
+    return this.transaction(joined, async (tx) => {
       const stored = await this.lockFor('delete', tx, type, key, ifMatch, scope);
-      await this.runHooks('onBeforeDelete', type, stored, stored, tx, scope.identity);
+      const run = { ...joined, manager: tx };
+      await this.runHooks('onBeforeDelete', type, stored, stored, run, scope);
       await this.store.delete(tx, type, [key], scope, 'delete');
       return { operation: 'delete', key };
     });
@@ -146,15 +169,18 @@ export class EntityService {
    * business unit: the caller must be allowed to write it where it is and where it goes.
    */
   async assign(
+    identity: Identity,
     name: string,
     key: number,
     userKey: number,
-    manager?: EntityManager,
+    joined?: JoinedTransaction,
   ): Promise<WriteResult> {
     // Roles decide who may move a record they govern, even one written elsewhere (files).
-    const type = this.typeOf(name).privileges ? this.topLevelType(name) : this.writableType(name);
-    const scope = await this.scope();
-    return this.transaction(manager, async (tx) => {
+    const type = this.typeOf(name).privileges
+      ? this.topLevelType(name)
+      : this.writableType(identity, name);
+    const scope = await this.access.scopeOf(identity);
+    return this.transaction(joined, async (tx) => {
       const stored = await this.lockFor('write', tx, type, key, undefined, scope);
       const user = await this.store.findOne(tx, this.registry.find('user')!, userKey, scope);
       if (!user) throw new BadRequestException(`userKey: no user with key ${userKey}`);
@@ -177,12 +203,13 @@ export class EntityService {
   }
 
   /**
-   * The scoped data API inside `manager`'s transaction, for the hooks and workflows
+   * The scoped data API inside `joined`'s transaction, for the hooks and workflows
    * running in it: this engine and FETCH, as the caller.
    */
-  scopedData(manager: EntityManager): ScopedData {
+  scopedData(identity: Identity, joined: JoinedTransaction): ScopedData {
     // Looked up when used: FetchModule comes after this global module.
-    return new ScopedData(this, this.moduleRef.get(FetchService, { strict: false }), manager);
+    const fetch = this.moduleRef.get(FetchService, { strict: false });
+    return new ScopedData(this, fetch, identity, joined);
   }
 
   /** The stored record, locked: 404 when the caller may not read it, 403 when not `action` it. */
@@ -214,12 +241,12 @@ export class EntityService {
     type: EntityType,
     entity: EntityRecord,
     stored: EntityRecord | undefined,
-    manager: EntityManager,
-    identity: Identity,
+    joined: JoinedTransaction,
+    { identity }: AccessScope,
     carried?: EntityRecord,
   ): Promise<void> {
     try {
-      const run = { identity, workflow: this.context.workflow, data: this.scopedData(manager) };
+      const run = { identity, workflow: joined.workflow, data: this.scopedData(identity, joined) };
       await this.hooks.run(event, type, entity, stored, run, carried);
     } catch (error) {
       if (error instanceof BusinessRuleError)
@@ -254,10 +281,11 @@ export class EntityService {
 
   /** Joins the caller's transaction (a workflow's) or opens one. */
   private async transaction<T>(
-    manager: EntityManager | undefined,
+    joined: JoinedTransaction | undefined,
     work: (manager: EntityManager) => Promise<T>,
   ): Promise<T> {
     try {
+      const manager = joined?.manager;
       if (manager?.queryRunner?.isTransactionActive) return await work(manager);
       return await this.dataSource.transaction((tx) => work(tx));
     } catch (error) {
@@ -283,19 +311,14 @@ export class EntityService {
     return type;
   }
 
-  private writableType(name: string): EntityType {
+  private writableType(identity: Identity, name: string): EntityType {
     const type = this.topLevelType(name);
-    const identity = this.context.requireIdentity();
     if (type.write === 'nobody')
       throw new ForbiddenException(`${name} is read-only through this API`);
     if (type.write === 'admin' && !identity.isAdmin) {
       throw new ForbiddenException(`Only administrators may change ${name}`);
     }
     return type;
-  }
-
-  private scope(): Promise<AccessScope> {
-    return this.access.scopeOf(this.context.requireIdentity());
   }
 }
 

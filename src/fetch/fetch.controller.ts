@@ -12,6 +12,8 @@ import {
 } from '@nestjs/swagger';
 import type { HttpRequest, HttpResponse } from '../http/http.types';
 import { contentTypeOf, RequireContentType } from '../common/content-type.guard';
+import { CurrentIdentity } from '../auth/auth.decorators';
+import { Identity } from '../common/identity';
 import { FetchInput, FetchService } from './fetch.service';
 import { FetchDocument } from './fetch.tree';
 import { ResultColumn } from './fetch.compiler';
@@ -52,13 +54,14 @@ export class FetchController {
   @ApiServiceUnavailableResponse({ description: 'The query ran longer than STATEMENT_TIMEOUT_MS' })
   @ApiUnsupportedMediaTypeResponse({ description: 'Neither text/plain nor application/json' })
   async run(
+    @CurrentIdentity() identity: Identity,
     @Req() request: HttpRequest,
     @Body() body: unknown,
     @Headers('x-fetch-cursor') cursor: string | undefined,
     @Headers('x-fetch-count') count: string | undefined,
     @Res({ passthrough: true }) response: HttpResponse,
   ): Promise<Record<string, unknown>[]> {
-    const result = await this.fetch.run(inputOf(request, body), {
+    const result = await this.fetch.run(identity, inputOf(request, body), {
       cursor,
       count: count?.toLowerCase() === 'true',
     });
@@ -96,9 +99,10 @@ export class FetchController {
   })
   @ApiBadRequestResponse({ description: 'As POST /rest/fetch' })
   metadata(
+    @CurrentIdentity() identity: Identity,
     @Req() request: HttpRequest,
     @Body() body: unknown,
   ): Promise<{ columns: ResultColumn[] }> {
-    return this.fetch.metadata(inputOf(request, body));
+    return this.fetch.metadata(identity, inputOf(request, body));
   }
 }

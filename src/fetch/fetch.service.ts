@@ -5,7 +5,7 @@ import { LRUCache } from 'lru-cache';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { AccessScope } from '../access/access.scope';
 import { AccessService } from '../access/access.service';
-import { RequestContext } from '../common/request-context';
+import { Identity } from '../common/identity';
 import { Environment } from '../config/environment';
 import { EntityRegistry } from '../entity/entity.registry';
 import { CompiledFetch, compileFetch, FetchLimits, HIDDEN, ResultColumn } from './fetch.compiler';
@@ -68,7 +68,6 @@ export class FetchService {
     private readonly registry: EntityRegistry,
     private readonly cursors: FetchCursors,
     private readonly slots: StatementSlots,
-    private readonly context: RequestContext,
     private readonly access: AccessService,
     config: ConfigService<Environment, true>,
   ) {
@@ -89,18 +88,17 @@ export class FetchService {
   }
 
   /** `POST /rest/metadata/fetch`: the columns the query would produce; nothing runs. */
-  async metadata(input: FetchInput): Promise<{ columns: ResultColumn[] }> {
+  async metadata(identity: Identity, input: FetchInput): Promise<{ columns: ResultColumn[] }> {
     const { query } = this.read(input);
-    const scope = await this.access.scopeOf(this.context.requireIdentity());
+    const scope = await this.access.scopeOf(identity);
     return { columns: this.compile(query, scope, {}).columns };
   }
 
   /** `POST /rest/fetch`: the rows of one page, in one statement. */
-  async run(input: FetchInput, options: FetchOptions): Promise<FetchResult> {
+  async run(identity: Identity, input: FetchInput, options: FetchOptions): Promise<FetchResult> {
     const started = performance.now();
     const read = this.read(input);
     const { query } = read;
-    const identity = this.context.requireIdentity();
     const scope = await this.access.scopeOf(identity);
     // Hashed at most once: a page both opens a cursor and signs the next.
     let bound: string | undefined;

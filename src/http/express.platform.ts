@@ -3,7 +3,6 @@ import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express
 import express, { NextFunction, Request, Response } from 'express';
 import { Server } from 'node:http';
 import { Environment } from '../config/environment';
-import { openRequestContext } from '../common/request-context';
 import { CONSOLE_DIST, CONSOLE_PATH } from '../console/console.controller';
 import {
   onClientError,
@@ -55,8 +54,6 @@ export const expressPlatform: HttpPlatform = {
     expressApp.use((error: unknown, _request: Request, _response: Response, next: NextFunction) =>
       next(parserRefusal(error) ?? error),
     );
-    // After the parsers: a body read by stream events would otherwise leave the context.
-    expressApp.use(openRequestContext);
     expressApp.useStaticAssets(CONSOLE_DIST, { prefix: CONSOLE_PATH });
   },
 };

@@ -1,7 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Environment } from '../config/environment';
-import { openRequestContext } from '../common/request-context';
 import { CONSOLE_DIST, CONSOLE_PATH } from '../console/console.controller';
 import { onClientError, onFastifyRefusal } from './framework-errors';
 import { bytesOf, helmetHeaders, HttpPlatform, requestId, trustProxyOf } from './http-platform';
@@ -26,7 +25,6 @@ export const fastifyPlatform: HttpPlatform = {
   configure(app: INestApplication, env: Environment): void {
     const fastify = (app as NestFastifyApplication).getHttpAdapter().getInstance();
     // Hooks rather than Nest middleware, which on Fastify runs through middie.
-    fastify.addHook('onRequest', openRequestContext);
     const securityHeaders = helmetHeaders();
     fastify.addHook('onRequest', (request, reply, done) => {
       reply.headers(securityHeaders);

@@ -1,5 +1,7 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { CurrentIdentity } from '../auth/auth.decorators';
+import { Identity } from '../common/identity';
 import { WorkflowDescription, WorkflowService } from '../workflow/workflow.service';
 import { EntityDescription } from './entity-description';
 import { MetadataService } from './metadata.service';
@@ -17,8 +19,8 @@ export class MetadataController {
     description: 'Every entity type the caller may read',
     schema: { type: 'array', items: { $ref: '#/components/schemas/EntityDescription' } },
   })
-  entities(): Promise<EntityDescription[]> {
-    return this.metadata.entities();
+  entities(@CurrentIdentity() identity: Identity): Promise<EntityDescription[]> {
+    return this.metadata.entities(identity);
   }
 
   @Get('entity/:name')
@@ -27,8 +29,11 @@ export class MetadataController {
     schema: { $ref: '#/components/schemas/EntityDescription' },
   })
   @ApiNotFoundResponse({ description: 'No such type, or one the caller may not read' })
-  entity(@Param('name') name: string): Promise<EntityDescription> {
-    return this.metadata.entity(name);
+  entity(
+    @CurrentIdentity() identity: Identity,
+    @Param('name') name: string,
+  ): Promise<EntityDescription> {
+    return this.metadata.entity(identity, name);
   }
 
   /** The same description as GET /rest/workflow: one registry serves both. */

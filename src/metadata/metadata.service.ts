@@ -1,6 +1,6 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { AccessService } from '../access/access.service';
-import { RequestContext } from '../common/request-context';
+import { Identity } from '../common/identity';
 import { EntityRegistry } from '../entity/entity.registry';
 import { describeEntity, EntityDescription } from './entity-description';
 
@@ -10,11 +10,10 @@ export class MetadataService {
   constructor(
     private readonly registry: EntityRegistry,
     private readonly access: AccessService,
-    private readonly context: RequestContext,
   ) {}
 
-  async entities(): Promise<EntityDescription[]> {
-    const scope = await this.access.scopeOf(this.context.requireIdentity());
+  async entities(identity: Identity): Promise<EntityDescription[]> {
+    const scope = await this.access.scopeOf(identity);
     return this.registry
       .all()
       .filter((type) => scope.may(type, 'read'))
@@ -22,9 +21,9 @@ export class MetadataService {
   }
 
   /** One type; one the caller may not read is as unknown as a missing one (404). */
-  async entity(name: string): Promise<EntityDescription> {
+  async entity(identity: Identity, name: string): Promise<EntityDescription> {
     const type = this.registry.find(name);
-    const scope = await this.access.scopeOf(this.context.requireIdentity());
+    const scope = await this.access.scopeOf(identity);
     if (!type || !scope.may(type, 'read')) {
       throw new NotFoundException(`Unknown entity type "${name}"`);
     }

@@ -21,6 +21,8 @@ import {
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
+import { CurrentIdentity } from '../auth/auth.decorators';
+import { Identity } from '../common/identity';
 import { HttpRequest, HttpResponse, nodeRequestOf } from '../http/http.types';
 import { RequireContentType } from '../common/content-type.guard';
 import { ParseKeyPipe } from '../common/parse-key.pipe';
@@ -43,8 +45,11 @@ export class StorageController {
   })
   @ApiPayloadTooLargeResponse({ description: 'Larger than MAX_UPLOAD_BYTES; nothing stored' })
   @ApiNotFoundResponse({ description: 'id names no file of the organization' })
-  upload(@Req() request: HttpRequest): Promise<StoredFileDto> {
-    return this.storage.upload(nodeRequestOf(request));
+  upload(
+    @CurrentIdentity() identity: Identity,
+    @Req() request: HttpRequest,
+  ): Promise<StoredFileDto> {
+    return this.storage.upload(identity, nodeRequestOf(request));
   }
 
   @Get()
@@ -55,6 +60,7 @@ export class StorageController {
   @ApiBadRequestResponse({ description: 'id missing or not a number' })
   @ApiNotFoundResponse({ description: 'Unknown file or version' })
   async download(
+    @CurrentIdentity() identity: Identity,
     @Query('id') id: string | undefined,
     @Query('version') version: string | undefined,
     @Query('action') action: string | undefined,
@@ -62,7 +68,13 @@ export class StorageController {
     @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res() response: HttpResponse,
   ): Promise<void> {
-    const download = await this.storage.download({ id, version, action, range, ifNoneMatch });
+    const download = await this.storage.download(identity, {
+      id,
+      version,
+      action,
+      range,
+      ifNoneMatch,
+    });
     // The status varies (200, 206, 304, 416): written through Nest's adapter, which streams
     // a StreamableFile on either platform.
     const { httpAdapter } = this.http;
@@ -76,7 +88,10 @@ export class StorageController {
   @Get(':id/versions')
   @ApiOkResponse({ description: '[{version, name, contentType, size, sha256, dateCreated}]' })
   @ApiNotFoundResponse({ description: 'Unknown file' })
-  versions(@Param('id', ParseKeyPipe) id: number): Promise<VersionDto[]> {
-    return this.storage.versions(id);
+  versions(
+    @CurrentIdentity() identity: Identity,
+    @Param('id', ParseKeyPipe) id: number,
+  ): Promise<VersionDto[]> {
+    return this.storage.versions(identity, id);
   }
 }

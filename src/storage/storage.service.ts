@@ -14,7 +14,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { etagMatches } from '../common/etag';
 import { AccessScope } from '../access/access.scope';
 import { AccessService } from '../access/access.service';
-import { RequestContext } from '../common/request-context';
+import { Identity } from '../common/identity';
 import { Environment } from '../config/environment';
 import { FormLimits, formParts } from '../http/multipart-form';
 import {
@@ -69,7 +69,6 @@ export class StorageService {
     @Inject(STORAGE_BACKENDS) private readonly backends: Record<StorageDriver, StorageBackend>,
     private readonly files: FileStore,
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly context: RequestContext,
     private readonly access: AccessService,
     config: ConfigService<Environment, true>,
   ) {
@@ -89,22 +88,26 @@ export class StorageService {
    * With a database backend the bytes and the record are one transaction; with a file
    * system the bytes are durable first and recorded after, so a cut leaves no record.
    */
-  async upload(request: IncomingMessage): Promise<StoredFileDto> {
-    const scope = await this.scope();
+  async upload(identity: Identity, request: IncomingMessage): Promise<StoredFileDto> {
+    const scope = await this.access.scopeOf(identity);
     const version = this.backend.transactional
       ? await this.dataSource.transaction((tx) => this.receive(request, scope, tx))
       : await this.receive(request, scope);
     return { id: version.fileKey, ...versionDto(version) };
   }
 
-  async download(ask: DownloadRequest): Promise<Download> {
+  async download(identity: Identity, ask: DownloadRequest): Promise<Download> {
     const fileKey = this.key(ask.id, 'id');
     if (fileKey === undefined) throw new BadRequestException('id is required: the key of the file');
     const versionNumber = this.key(ask.version, 'version');
     if (ask.action !== undefined && ask.action !== 'view' && ask.action !== 'download') {
       throw new BadRequestException('action is "download" or "view"');
     }
-    const version = await this.files.findVersion(fileKey, versionNumber, await this.scope());
+    const version = await this.files.findVersion(
+      fileKey,
+      versionNumber,
+      await this.access.scopeOf(identity),
+    );
     if (!version) {
       throw new NotFoundException(
         versionNumber === undefined
@@ -148,8 +151,9 @@ export class StorageService {
     };
   }
 
-  async versions(fileKey: number): Promise<VersionDto[]> {
-    const versions = await this.files.listVersions(fileKey, await this.scope());
+  async versions(identity: Identity, fileKey: number): Promise<VersionDto[]> {
+    const scope = await this.access.scopeOf(identity);
+    const versions = await this.files.listVersions(fileKey, scope);
     if (versions.length === 0) throw new NotFoundException(`No file ${fileKey}`);
     return versions.map(versionDto);
   }
@@ -236,10 +240,6 @@ export class StorageService {
     if (access === 'read') {
       throw new ForbiddenException(`You may not add a version to file ${fileKey}`);
     }
-  }
-
-  private scope(): Promise<AccessScope> {
-    return this.access.scopeOf(this.context.requireIdentity());
   }
 
   private key(value: string | undefined, name: string): number | undefined {

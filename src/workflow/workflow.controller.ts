@@ -1,5 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { CurrentIdentity } from '../auth/auth.decorators';
+import { Identity } from '../common/identity';
 import { RequireContentType } from '../common/content-type.guard';
 import { WorkflowDescription, WorkflowService } from './workflow.service';
 
@@ -23,10 +25,11 @@ export class WorkflowController {
   @HttpCode(200)
   @RequireContentType('application/json')
   run(
+    @CurrentIdentity() identity: Identity,
     @Param('workflow') workflow: string,
     @Param('method') method: string,
     @Body() body: unknown,
   ): Promise<object> {
-    return this.workflows.run(workflow, method, body);
+    return this.workflows.run(identity, workflow, method, body);
   }
 }

@@ -4,7 +4,6 @@ import { DataSource } from 'typeorm';
 import { Action } from '../access/access.depth';
 import { AccessService } from '../access/access.service';
 import { Identity } from '../common/identity';
-import { RequestContext } from '../common/request-context';
 import { ScopedData } from '../data/scoped-data';
 import { EntityRegistry } from '../entity/entity.registry';
 import { EntityService } from '../entity/entity.service';
@@ -41,7 +40,6 @@ export class WorkflowService {
   constructor(
     private readonly registry: WorkflowRegistry,
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly context: RequestContext,
     private readonly slots: StatementSlots,
     private readonly entities: EntityService,
     private readonly access: AccessService,
@@ -66,7 +64,12 @@ export class WorkflowService {
    * Any error rolls the transaction back; HTTP errors (a workflow's own, a hook's 424)
    * keep their status, database conflicts become 409, anything else a 500.
    */
-  async run(workflow: string, methodName: string, body: unknown): Promise<object> {
+  async run(
+    identity: Identity,
+    workflow: string,
+    methodName: string,
+    body: unknown,
+  ): Promise<object> {
     const method = this.registry.find(workflow, methodName);
     if (!method) {
       throw new NotFoundException(
@@ -75,7 +78,6 @@ export class WorkflowService {
           : `Unknown workflow "${workflow}"`,
       );
     }
-    const identity = this.context.requireIdentity();
     if (method.access === 'admin' && !identity.isAdmin) {
       throw new ForbiddenException(`Only administrators may run ${workflow}.${methodName}`);
     }
@@ -84,15 +86,16 @@ export class WorkflowService {
     let result: unknown;
     try {
       result = await this.slots.run(identity.userKey, () =>
-        this.context.runWorkflow(`${workflow}.${methodName}`, () =>
-          this.dataSource.transaction(
-            async (manager) =>
-              // Awaited here: a method that throws at once rolls back like one that rejects.
-              await method.run(...args, {
-                data: this.entities.scopedData(manager),
-                identity,
-              } satisfies WorkflowContext),
-          ),
+        this.dataSource.transaction(
+          async (manager) =>
+            // Awaited here: a method that throws at once rolls back like one that rejects.
+            await method.run(...args, {
+              data: this.entities.scopedData(identity, {
+                manager,
+                workflow: `${workflow}.${methodName}`,
+              }),
+              identity,
+            } satisfies WorkflowContext),
         ),
       );
     } catch (error) {
