@@ -179,6 +179,26 @@ describe.each(HTTP_PLATFORMS)('on %s', (platform) => {
     expect(headers.etag).toBeUndefined();
   });
 
+  it('answers a JSON object whole, typed, with its length, and no 304 of its own', async () => {
+    const created = await request(t.http)
+      .post('/rest/entity/account')
+      .set('X-API-Key', key)
+      .send({ properties: { name: `Ünïcode ${platform}` } })
+      .expect(200);
+    const path = `/rest/entity/account/${created.body.key}`;
+    const first = await request(t.http).get(path).set('X-API-Key', key).expect(200);
+    // A matching If-None-Match: the body still comes, as on Fastify, which never had a 304.
+    const again = await request(t.http)
+      .get(path)
+      .set('X-API-Key', key)
+      .set('If-None-Match', first.headers.etag)
+      .expect(200);
+    expect(again.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(again.headers['content-length']).toBe(String(Buffer.byteLength(again.text)));
+    expect(again.body).toEqual(first.body);
+    expect(again.body.properties.name).toBe(`Ünïcode ${platform}`);
+  });
+
   it('answers an empty JSON body sent in chunks (no Content-Length) with 400, not as {}', async () => {
     // An update with `{}` changes nothing and is a 200: the body must not be read as `{}`.
     const { body: created } = await request(t.http)

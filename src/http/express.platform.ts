@@ -1,4 +1,4 @@
-import { INestApplication } from '@nestjs/common';
+import { INestApplication, StreamableFile } from '@nestjs/common';
 import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
 import express, { NextFunction, Request, Response } from 'express';
 import { Server } from 'node:http';
@@ -11,6 +11,49 @@ import {
   refuseUnroutablePath,
 } from './framework-errors';
 import { helmetHeaders, HttpPlatform, requestId, trustProxyOf } from './http-platform';
+
+/**
+ * Nest's Express adapter, with a shorter way for the usual answer, a JSON object with a
+ * body: serialised and ended with its two headers, where Express's `res.json` and
+ * `res.send` would also parse and rebuild the Content-Type, copy the text into a Buffer
+ * and check the request's freshness, for about a twentieth of an entity read's CPU
+ * (README, "Performance at scale"). The answer is the same but for that freshness check:
+ * Express answered 304 to an If-None-Match that matched the app's ETag, which Fastify
+ * never did; now neither does. Anything else takes Nest's way.
+ */
+class JsonReplyingExpressAdapter extends ExpressAdapter {
+  override reply(response: Response, body: unknown, statusCode?: number): unknown {
+    if (!isJsonObject(body) || !hasBody(response, statusCode)) {
+      return super.reply(response, body, statusCode);
+    }
+    if (statusCode) response.statusCode = statusCode;
+    const text = JSON.stringify(body);
+    response.setHeader('Content-Type', 'application/json; charset=utf-8');
+    response.setHeader('Content-Length', Buffer.byteLength(text));
+    return response.end(text);
+  }
+}
+
+function isJsonObject(body: unknown): body is object {
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    !(body instanceof StreamableFile) &&
+    !ArrayBuffer.isView(body)
+  );
+}
+
+/** Not a HEAD, not a status without a body, and no Content-Type a route chose. */
+function hasBody(response: Response, statusCode?: number): boolean {
+  const status = statusCode ?? response.statusCode;
+  return (
+    response.req.method !== 'HEAD' &&
+    status !== 204 &&
+    status !== 205 &&
+    status !== 304 &&
+    !response.hasHeader('Content-Type')
+  );
+}
 
 /** Express under Nest: the platform Nest and most of its ecosystem assume. */
 export const expressPlatform: HttpPlatform = {
@@ -27,7 +70,7 @@ export const expressPlatform: HttpPlatform = {
     instance.set('x-powered-by', false);
     // ETags are the app's own (entity versions, file digests), and so is answering 304.
     instance.set('etag', false);
-    return new ExpressAdapter(instance);
+    return new JsonReplyingExpressAdapter(instance);
   },
 
   configure(app: INestApplication, env: Environment): void {
