@@ -99,8 +99,7 @@ export class EntityService {
     }
     assertUpdatable(scope, type, input, type.name);
     const lookups = new Lookups(this.registry, type, input);
-    return this.transaction(joined, async (tx) => {
-      const run = { ...joined, manager: tx };
+    return this.transaction(joined, async (tx, run) => {
       await this.lookupsFirst(lookups, tx, scope, () =>
         this.runHooks('onBeforeInsert', type, input, undefined, run, scope),
       );
@@ -133,12 +132,11 @@ export class EntityService {
       );
     }
     const scope = await this.access.scopeOf(identity);
-    return this.transaction(joined, async (tx) => {
+    return this.transaction(joined, async (tx, run) => {
       const stored = await this.lockFor('write', tx, type, key, ifMatch, scope);
       assertUpdatable(scope, type, input, type.name);
       const merged = mergeInto(stored, input, type.name);
       await new Lookups(this.registry, type, input).check(this.store, tx, scope);
-      const run = { ...joined, manager: tx };
       await this.runHooks('onBeforeUpdate', type, merged, stored, run, scope, input);
       const context = { manager: tx, scope, owner: ownerOf(stored.properties) };
       await this.writer.update(context, type, { merged, input, stored });
@@ -155,9 +153,8 @@ export class EntityService {
   ): Promise<WriteResult> {
     const type = this.writableType(identity, name);
     const scope = await this.access.scopeOf(identity);
-    return this.transaction(joined, async (tx) => {
+    return this.transaction(joined, async (tx, run) => {
       const stored = await this.lockFor('delete', tx, type, key, ifMatch, scope);
-      const run = { ...joined, manager: tx };
       await this.runHooks('onBeforeDelete', type, stored, stored, run, scope);
       await this.store.delete(tx, type, [key], scope, 'delete');
       return { operation: 'delete', key };
@@ -279,15 +276,18 @@ export class EntityService {
     }
   }
 
-  /** Joins the caller's transaction (a workflow's) or opens one. */
+  /**
+   * Joins the caller's transaction (a hook's or a workflow's) or opens one; `work` gets its
+   * manager, and the transaction as the hooks it runs are to join it.
+   */
   private async transaction<T>(
     joined: JoinedTransaction | undefined,
-    work: (manager: EntityManager) => Promise<T>,
+    work: (manager: EntityManager, run: JoinedTransaction) => Promise<T>,
   ): Promise<T> {
     try {
-      const manager = joined?.manager;
-      if (manager?.queryRunner?.isTransactionActive) return await work(manager);
-      return await this.dataSource.transaction((tx) => work(tx));
+      if (joined?.manager.queryRunner?.isTransactionActive)
+        return await work(joined.manager, joined);
+      return await this.dataSource.transaction((tx) => work(tx, { ...joined, manager: tx }));
     } catch (error) {
       throw translateDatabaseError(error);
     }
