@@ -1,6 +1,6 @@
 import { INestApplication, StreamableFile } from '@nestjs/common';
 import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
-import express, { NextFunction, Request, Response } from 'express';
+import express, { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Server } from 'node:http';
 import { Environment } from '../config/environment';
 import { CONSOLE_DIST, CONSOLE_PATH } from '../console/console.controller';
@@ -55,6 +55,23 @@ function hasBody(response: Response, statusCode?: number): boolean {
   );
 }
 
+/**
+ * Middleware run one after the other as one: the first error goes to Express, the
+ * parsers' refusals as the HttpExceptions Fastify's equivalents become.
+ */
+function inTurn(...steps: RequestHandler[]): RequestHandler {
+  return (request, response, next) => {
+    let index = 0;
+    const step = (error?: unknown): void => {
+      if (error) return next(parserRefusal(error) ?? error);
+      const current = steps[index++];
+      if (!current) return next();
+      void current(request, response, step);
+    };
+    step();
+  };
+}
+
 /** Express under Nest: the platform Nest and most of its ecosystem assume. */
 export const expressPlatform: HttpPlatform = {
   // The parsers are registered by configure, in order, with their limits.
@@ -79,23 +96,22 @@ export const expressPlatform: HttpPlatform = {
       .removeAllListeners('clientError')
       .on('clientError', onClientError);
     const securityHeaders = new Map(Object.entries(helmetHeaders()));
-    expressApp.use((request: Request, response: Response, next: NextFunction) => {
+    const setHeaders = (request: Request, response: Response, next: NextFunction) => {
       response.setHeaders(securityHeaders);
       response.setHeader('X-Request-Id', requestId(request));
       next();
-    });
-    expressApp.use(refuseUnroutablePath);
-    // Not strict: any JSON value is a body, as on Fastify; the routes say which they take.
-    expressApp.useBodyParser('json', {
-      limit: env.BODY_LIMIT,
-      strict: false,
-      verify: refuseEmptyJson,
-    });
-    expressApp.useBodyParser('urlencoded', { limit: env.BODY_LIMIT, extended: false });
-    expressApp.useBodyParser('text', { limit: env.FETCH_MAX_QUERY_BYTES, type: 'text/plain' });
-    // The parsers' refusals as the HttpExceptions Fastify's equivalents become.
-    expressApp.use((error: unknown, _request: Request, _response: Response, next: NextFunction) =>
-      next(parserRefusal(error) ?? error),
+    };
+    // One middleware, not five: Express's router costs each request a few microseconds
+    // for every layer it enters, more than these steps themselves when there is no body.
+    expressApp.use(
+      inTurn(
+        setHeaders,
+        refuseUnroutablePath,
+        // Not strict: any JSON value is a body, as on Fastify; the routes say which they take.
+        express.json({ limit: env.BODY_LIMIT, strict: false, verify: refuseEmptyJson }),
+        express.urlencoded({ limit: env.BODY_LIMIT, extended: false }),
+        express.text({ limit: env.FETCH_MAX_QUERY_BYTES, type: 'text/plain' }),
+      ),
     );
     expressApp.useStaticAssets(CONSOLE_DIST, { prefix: CONSOLE_PATH });
   },
