@@ -21,8 +21,10 @@ export class ApiKeyStrategy extends PassportStrategy(HeaderAPIKeyStrategy, 'api-
    * Passport types the request as Express's; Fastify's has the same headers and query.
    */
   override authenticate(request: AuthenticatedRequest, options?: object): void {
+    if (request.headers[API_KEY_HEADER.toLowerCase()]) return super.authenticate(request, options);
+    // Only then the query: Express parses it anew at every read of request.query.
     const fromQuery = request.query?.[API_KEY_QUERY];
-    if (!request.headers[API_KEY_HEADER.toLowerCase()] && typeof fromQuery === 'string') {
+    if (typeof fromQuery === 'string') {
       const headers = { ...request.headers, [API_KEY_HEADER.toLowerCase()]: fromQuery };
       return super.authenticate({ ...request, headers } as AuthenticatedRequest, options);
     }
