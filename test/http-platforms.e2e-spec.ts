@@ -197,6 +197,12 @@ describe.each(HTTP_PLATFORMS)('on %s', (platform) => {
     expect(again.headers['content-length']).toBe(String(Buffer.byteLength(again.text)));
     expect(again.body).toEqual(first.body);
     expect(again.body.properties.name).toBe(`Ünïcode ${platform}`);
+    const head = await request(t.http)
+      .head(path)
+      .set('X-API-Key', key)
+      .set('If-None-Match', first.headers.etag)
+      .expect(200);
+    expect(head.headers['content-length']).toBe(again.headers['content-length']);
   });
 
   it('answers an empty JSON body sent in chunks (no Content-Length) with 400, not as {}', async () => {

@@ -30,7 +30,8 @@ export class AccessService {
   /**
    * The caller's scope, worked out once per Identity object: each request has its own
    * (the authentication guard copies what a strategy found), so a request sees one scope
-   * throughout, and the next one sees the access changes made since.
+   * throughout, and the next one sees the access changes made since. Code outside a
+   * request (boot, the CLI) makes an Identity per piece of work, for the same reason.
    */
   scopeOf(identity: Identity): Promise<AccessScope> {
     let scope = this.scopes.get(identity);

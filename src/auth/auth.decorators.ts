@@ -20,8 +20,8 @@ export const Public = () => applyDecorators(SetMetadata(IS_PUBLIC, true), ApiSec
 export const CsrfExempt = () => SetMetadata(IS_CSRF_EXEMPT, true);
 
 /**
- * The caller the authentication guard found, handed to the route as a parameter: every
- * service takes it as its first argument, as immich's do, instead of reading it from an
+ * The caller the authentication guard found, handed to the route as a parameter: a
+ * service method that acts for the caller takes it first, as immich's do, instead of reading it from an
  * AsyncLocalStorage. On Node 20 such a store runs a hook for every promise of every
  * request; measured on the large benchmark's read, it cost about a tenth of the server's CPU
  * (README, "Performance at scale"). A public route gets `undefined` for an anonymous caller.

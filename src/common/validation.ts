@@ -27,6 +27,8 @@ export class RequestValidationPipe extends ValidationPipe {
   }
 
   override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // A custom parameter is what the server made (the caller), not what the client sent.
+    if (metadata.type === 'custom') return Promise.resolve(value);
     // A text body (FETCH) is its parser's to read: it names the line and column.
     const field =
       typeof value === 'string' && metadata.type === 'body'

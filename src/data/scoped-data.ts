@@ -45,12 +45,15 @@ export class ScopedData {
   /** A FETCH query, as text or as its tree (FETCH.md §4): the rows the caller may read. */
   fetch(query: string | EntityQuery, options: { count?: boolean } = {}): Promise<FetchResult> {
     const input = typeof query === 'string' ? { text: query } : { json: query };
-    return this.fetchService.run(this.identity, input, { ...options, manager: this.manager });
+    return this.fetchService.run(this.identity, input, {
+      ...options,
+      manager: this.joined.manager,
+    });
   }
 
   /** Orders this part of concurrent transactions by `name` (see transaction-lock.ts). */
   lockUntilTransactionEnds(name: string): Promise<void> {
-    return lockUntilTransactionEnds(this.manager, name);
+    return lockUntilTransactionEnds(this.joined.manager, name);
   }
 
   /**
@@ -59,10 +62,6 @@ export class ScopedData {
    * organization itself.
    */
   get unscopedManager(): EntityManager {
-    return this.manager;
-  }
-
-  private get manager(): EntityManager {
     return this.joined.manager;
   }
 }

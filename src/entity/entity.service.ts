@@ -99,9 +99,9 @@ export class EntityService {
     }
     assertUpdatable(scope, type, input, type.name);
     const lookups = new Lookups(this.registry, type, input);
-    return this.transaction(joined, async (tx, run) => {
+    return this.transaction(joined, async (tx, forHooks) => {
       await this.lookupsFirst(lookups, tx, scope, () =>
-        this.runHooks('onBeforeInsert', type, input, undefined, run, scope),
+        this.runHooks('onBeforeInsert', type, input, undefined, forHooks, scope),
       );
       const context = { manager: tx, scope, owner: ownerOf(scope.identity) };
       const record = [{ record: input, link: {} }];
@@ -132,12 +132,12 @@ export class EntityService {
       );
     }
     const scope = await this.access.scopeOf(identity);
-    return this.transaction(joined, async (tx, run) => {
+    return this.transaction(joined, async (tx, forHooks) => {
       const stored = await this.lockFor('write', tx, type, key, ifMatch, scope);
       assertUpdatable(scope, type, input, type.name);
       const merged = mergeInto(stored, input, type.name);
       await new Lookups(this.registry, type, input).check(this.store, tx, scope);
-      await this.runHooks('onBeforeUpdate', type, merged, stored, run, scope, input);
+      await this.runHooks('onBeforeUpdate', type, merged, stored, forHooks, scope, input);
       const context = { manager: tx, scope, owner: ownerOf(stored.properties) };
       await this.writer.update(context, type, { merged, input, stored });
       return { operation: 'update', key };
@@ -153,9 +153,9 @@ export class EntityService {
   ): Promise<WriteResult> {
     const type = this.writableType(identity, name);
     const scope = await this.access.scopeOf(identity);
-    return this.transaction(joined, async (tx, run) => {
+    return this.transaction(joined, async (tx, forHooks) => {
       const stored = await this.lockFor('delete', tx, type, key, ifMatch, scope);
-      await this.runHooks('onBeforeDelete', type, stored, stored, run, scope);
+      await this.runHooks('onBeforeDelete', type, stored, stored, forHooks, scope);
       await this.store.delete(tx, type, [key], scope, 'delete');
       return { operation: 'delete', key };
     });
@@ -282,7 +282,7 @@ export class EntityService {
    */
   private async transaction<T>(
     joined: JoinedTransaction | undefined,
-    work: (manager: EntityManager, run: JoinedTransaction) => Promise<T>,
+    work: (manager: EntityManager, forHooks: JoinedTransaction) => Promise<T>,
   ): Promise<T> {
     try {
       if (joined?.manager.queryRunner?.isTransactionActive)

@@ -43,16 +43,13 @@ function isJsonObject(body: unknown): body is object {
   );
 }
 
-/** Not a HEAD, not a status without a body, and no Content-Type a route chose. */
+/**
+ * Not a status without a body, and no Content-Type a route chose. (To a HEAD, Node sends
+ * the headers and leaves the body out.)
+ */
 function hasBody(response: Response, statusCode?: number): boolean {
   const status = statusCode ?? response.statusCode;
-  return (
-    response.req.method !== 'HEAD' &&
-    status !== 204 &&
-    status !== 205 &&
-    status !== 304 &&
-    !response.hasHeader('Content-Type')
-  );
+  return status !== 204 && status !== 205 && status !== 304 && !response.hasHeader('Content-Type');
 }
 
 /**
@@ -66,7 +63,13 @@ function inTurn(...steps: RequestHandler[]): RequestHandler {
       if (error) return next(parserRefusal(error) ?? error);
       const current = steps[index++];
       if (!current) return next();
-      void current(request, response, step);
+      // As the router runs a layer: a throw, or a rejected promise, is the step's error.
+      try {
+        const result: unknown = current(request, response, step);
+        if (result instanceof Promise) result.catch(step);
+      } catch (thrown) {
+        step(thrown);
+      }
     };
     step();
   };

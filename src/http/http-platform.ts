@@ -7,8 +7,8 @@ import { BYTE_SIZE, Environment } from '../config/environment';
 
 /**
  * What differs between Express and Fastify, and nothing else: the adapter with its
- * options, and what runs before Nest's routing (request ids, security headers, the
- * request context, body parsers and their limits). Everything after is the same app.
+ * options, and what runs before Nest's routing (request ids, security headers, body
+ * parsers and their limits). Everything after is the same app.
  */
 export interface HttpPlatform {
   createAdapter(env: Environment): AbstractHttpAdapter;
