@@ -67,8 +67,8 @@ export interface EntityType {
   properties: Map<string, PropertyDefinition>;
   /** The columns node-postgres reads into a Date (datetime and date). */
   dateColumns: string[];
-  /** Whether one of its own properties is secured. */
-  secured: boolean;
+  /** Whether it or a child type, at any level, has a secured property. */
+  securedInTree: boolean;
   childGroups: ChildGroupDefinition[];
   /** Set on child types: the group they belong to. */
   parent?: { type: EntityType; column: string };

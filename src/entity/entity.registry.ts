@@ -73,12 +73,13 @@ export class EntityRegistry implements OnModuleInit {
         dateColumns: all
           .filter((p) => p.type === 'datetime' || p.type === 'date')
           .map((p) => p.name),
-        secured: all.some((p) => p.secured),
+        securedInTree: all.some((p) => p.secured), // and its children's, once linked
         childGroups: [],
         metadata,
       });
     }
     for (const type of this.types.values()) this.linkChildGroups(type);
+    for (const type of this.types.values()) type.securedInTree = securedInTree(type);
   }
 
   find(name: string): EntityType | undefined {
@@ -230,4 +231,9 @@ function propertyType(column: ColumnMetadata, metadata: EntityMetadata): Propert
     );
   }
   return type;
+}
+
+/** Whether the type (its own flag, from its properties) or a child type has a secured property. */
+function securedInTree(type: EntityType): boolean {
+  return type.securedInTree || type.childGroups.some((group) => securedInTree(group.child));
 }

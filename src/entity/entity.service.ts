@@ -369,7 +369,7 @@ function ownerOf(source: Identity | Record<string, unknown>, userKey?: number): 
 
 /** The record without the secured properties the caller may not read, children included. */
 function visibleTo(scope: AccessScope, type: EntityType, record: EntityRecord): EntityRecord {
-  if (!hasSecured(type)) return record;
+  if (!type.securedInTree) return record;
   const properties = Object.fromEntries(
     Object.entries(record.properties).filter(([name]) => {
       const property = type.properties.get(name);
@@ -383,11 +383,6 @@ function visibleTo(scope: AccessScope, type: EntityType, record: EntityRecord): 
     ]),
   );
   return { ...record, properties, children };
-}
-
-/** Whether the type or a child type, at any level, has a secured property. */
-function hasSecured(type: EntityType): boolean {
-  return type.secured || type.childGroups.some((group) => hasSecured(group.child));
 }
 
 /** 403 naming the first secured property the input sets that the caller may not update. */
