@@ -70,6 +70,8 @@ export class EntityService {
     private readonly moduleRef: ModuleRef,
   ) {}
 
+  private fetchService?: FetchService;
+
   async read(
     identity: Identity,
     name: string,
@@ -204,9 +206,10 @@ export class EntityService {
    * running in it: this engine and FETCH, as the caller.
    */
   scopedData(identity: Identity, joined: JoinedTransaction): ScopedData {
-    // Looked up when used: FetchModule comes after this global module.
-    const fetch = this.moduleRef.get(FetchService, { strict: false });
-    return new ScopedData(this, fetch, identity, joined);
+    // Looked up when first used (FetchModule comes after this global module), then kept:
+    // every write's hooks get a ScopedData.
+    this.fetchService ??= this.moduleRef.get(FetchService, { strict: false });
+    return new ScopedData(this, this.fetchService, identity, joined);
   }
 
   /** The stored record, locked: 404 when the caller may not read it, 403 when not `action` it. */
