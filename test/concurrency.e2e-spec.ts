@@ -1,4 +1,5 @@
 import { AddressInfo } from 'node:net';
+import { AccessFixture } from './helpers/access';
 import {
   apiKeyUser,
   createOrganization,
@@ -303,5 +304,63 @@ describe('concurrent clients of two organizations', () => {
         .sort((a, b) => a - b);
       expect(numbers).toEqual(Array.from({ length: 8 }, (_, i) => before[c] + 1 + i));
     });
+  });
+
+  it('answers users of one organization at once, each within the depth its roles give', async () => {
+    // Each request carries its own caller to the services and its own access scope (the
+    // scope is worked out once per Identity object, and the guard copies it per request).
+    const f = await AccessFixture.create(t);
+    const ownOnly = await f.role({ account: { read: 'user' } });
+    const everything = await f.role({ account: { read: 'organization' } });
+    const userOf = async (name: string, role: string) => {
+      const { key, apiKey } = await f.user(f.units.child, [role]);
+      const caller: Caller = {
+        name,
+        apiKey,
+        organizationKey: demo.organizationKey,
+        invoiceKeys: [],
+      };
+      return { key, caller };
+    };
+    const { key: narrowKey, caller: narrow } = await userOf('narrow', ownOnly.name);
+    const { caller: wide } = await userOf('wide', everything.name);
+    const account = async (): Promise<number> =>
+      (
+        await call(demo, 'POST', '/rest/entity/account', {
+          properties: { name: uniqueName('acc') },
+        })
+      ).body.key;
+    const narrowsOwn = await account();
+    const given = await call(demo, 'POST', `/rest/entity/account/${narrowsOwn}/owner`, {
+      userKey: narrowKey,
+    });
+    expect(given.status).toBe(200);
+    const administrators = await account();
+    const reachable = (caller: Caller) =>
+      caller === narrow ? [narrowsOwn] : [narrowsOwn, administrators];
+
+    const { answered, problems } = await concurrently(
+      [narrow, wide],
+      10,
+      async (caller, _, round) => {
+        if (round % 2 === 0) {
+          const query = `FETCH account (key) WHERE key IN (${narrowsOwn}, ${administrators}) ORDER BY key`;
+          const { status, body } = await call(caller, 'POST', '/rest/fetch', query);
+          const keys = status === 200 ? (body as { key: number }[]).map((row) => row.key) : body;
+          return JSON.stringify(keys) === JSON.stringify(reachable(caller))
+            ? undefined
+            : `FETCH answered ${status} ${JSON.stringify(keys)}`;
+        }
+        for (const key of [narrowsOwn, administrators]) {
+          const { status } = await call(caller, 'GET', `/rest/entity/account/${key}`);
+          if (status !== (reachable(caller).includes(key) ? 200 : 404)) {
+            return `read of account ${key}: ${status}`;
+          }
+        }
+        return undefined;
+      },
+    );
+    expect(problems).toEqual([]);
+    expect(answered).toBe(2 * CLIENTS * 10);
   });
 });
