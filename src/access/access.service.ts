@@ -9,6 +9,15 @@ import { FieldPermissionRow, Grants, PrivilegeRow } from './access.grants';
 import { AccessScope } from './access.scope';
 
 /**
+ * Where an Identity keeps its scope, not a WeakMap keyed by it: a scope refers to its
+ * Identity, and V8's young-generation collections keep such a WeakMap entry alive, so
+ * every request's scope reached the old generation, to be freed by a full collection
+ * (README, "Performance at scale").
+ */
+const SCOPE = Symbol('access scope');
+type ScopeHolder = Identity & { [SCOPE]?: Promise<AccessScope> };
+
+/**
  * Each caller's AccessScope, from its roles and its unit's tree. Both are cached (per
  * user, per unit) and forgotten whenever roles, privileges, user roles or units change:
  * on this instance when such a write commits, on every instance when PostgreSQL's
@@ -18,7 +27,6 @@ import { AccessScope } from './access.scope';
 export class AccessService {
   private grants = new PromiseCache<Grants>();
   private trees = new PromiseCache<number[]>();
-  private readonly scopes = new WeakMap<Identity, Promise<AccessScope>>();
   /** Off until AccessChanges listens: without its notifications a cache could go stale. */
   private caching = false;
 
@@ -34,8 +42,12 @@ export class AccessService {
    * request (boot, the CLI) makes an Identity per piece of work, for the same reason.
    */
   scopeOf(identity: Identity): Promise<AccessScope> {
-    let scope = this.scopes.get(identity);
-    if (!scope) this.scopes.set(identity, (scope = this.loadScope(identity)));
+    const holder = identity as ScopeHolder;
+    let scope = holder[SCOPE];
+    if (!scope) {
+      // Not enumerable: a copy of the Identity (the guard's) starts without it.
+      Object.defineProperty(holder, SCOPE, { value: (scope = this.loadScope(identity)) });
+    }
     return scope;
   }
 
