@@ -30,6 +30,7 @@ import { helmetHeaders, HttpPlatform, requestId, trustProxyOf } from './http-pla
  */
 class ExpressPlatformAdapter extends ExpressAdapter {
   override initHttpServer(options: NestApplicationOptions): void {
+    // Over TLS, or with Nest tracking the connections, Nest makes the server as before.
     if (options.httpsOptions || options.forceCloseConnections) {
       return super.initHttpServer(options);
     }
