@@ -35,7 +35,9 @@ async function contend(dataDir: string): Promise<{ pid: number; said: string }[]
             said += chunk.toString();
             if (said.endsWith('\n')) done({ pid: child.pid!, said: said.trim() });
           });
-          child.once('exit', () => done({ pid: child.pid!, said: said.trim() }));
+          // 'close', not 'exit': a contender that prints and exits at once can exit
+          // before its output has been read, and would seem to have said nothing.
+          child.once('close', () => done({ pid: child.pid!, said: said.trim() }));
         }),
     ),
   );
