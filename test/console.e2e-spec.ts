@@ -88,6 +88,8 @@ describe('the console', () => {
     await expect(names()).resolves.toEqual([`${prefix} A`, `${prefix} B`]);
     await header.getByRole('button').click();
     await page.locator('th[aria-sort="descending"]').waitFor();
+    // The header turns before the rows of the new order arrive.
+    await ui.bodyRows().first().getByText(`${prefix} B`, { exact: true }).waitFor();
     await expect(names()).resolves.toEqual([`${prefix} B`, `${prefix} A`]);
   });
 
