@@ -73,7 +73,7 @@ export class EntityRegistry implements OnModuleInit {
         dateColumns: all
           .filter((p) => p.type === 'datetime' || p.type === 'date')
           .map((p) => p.name),
-        securedInTree: all.some((p) => p.secured), // and its children's, once linked
+        securedInTree: false, // known once the child groups are linked
         childGroups: [],
         metadata,
       });
@@ -233,7 +233,10 @@ function propertyType(column: ColumnMetadata, metadata: EntityMetadata): Propert
   return type;
 }
 
-/** Whether the type (its own flag, from its properties) or a child type has a secured property. */
+/** Whether the type or a child type, at any level, has a secured property. */
 function securedInTree(type: EntityType): boolean {
-  return type.securedInTree || type.childGroups.some((group) => securedInTree(group.child));
+  return (
+    [...type.properties.values()].some((p) => p.secured) ||
+    type.childGroups.some((group) => securedInTree(group.child))
+  );
 }
