@@ -15,8 +15,55 @@ export default tseslint.config(
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  {
+    // One way to reach the database: statements are sent by src/database/, the repositories
+    // (their SQL snapshotted in src/queries/), the entity store and the FETCH executor;
+    // every other file calls them.
+    files: ['src/**/*.ts'],
+    ignores: [
+      'src/database/**',
+      'src/**/*.repository.ts',
+      'src/entity/entity.store.ts',
+      'src/fetch/fetch.executor.ts',
+      'src/**/*.spec.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'typeorm',
+              importNames: ['DataSource', 'EntityManager', 'QueryRunner', 'Repository'],
+              message: 'Reach the database through a repository (or Transactions), not TypeORM.',
+            },
+            {
+              name: '@nestjs/typeorm',
+              importNames: ['InjectDataSource', 'InjectEntityManager', 'InjectRepository'],
+              message: 'Reach the database through a repository (or Transactions), not TypeORM.',
+            },
+            { name: 'pg', message: 'Reach the database through src/database/.' },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='query']",
+          message: 'SQL belongs in a repository (*.repository.ts).',
+        },
+        {
+          selector: 'CallExpression[callee.name="managerOf"]',
+          message: 'A transaction’s connection is for repositories only.',
+        },
+      ],
     },
   },
   {

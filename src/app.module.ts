@@ -3,15 +3,15 @@ import { IncomingMessage } from 'node:http';
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { LoggerModule } from 'nestjs-pino';
-import { AccessModule } from './access/access.module';
 import { AuthModule } from './auth/auth.module';
-import { CommonModule } from './common/common.module';
-import { transportFor } from './common/logging';
-import { REDACTED_LOG_PATHS, redactRequestUrl, serializeError } from './common/log-redaction';
+import { transportFor } from './logging/boot-logger';
+import { REDACTED_LOG_PATHS, redactRequestUrl, serializeError } from './logging/log-redaction';
 import { Environment, validateEnvironment } from './config/environment';
 import { DatabaseModule, MigrationClass } from './database/database.module';
 import { entityClasses } from './database/entity-classes';
+import { DataModule } from './data/data.module';
 import { DemoModule } from './demo/demo.module';
+import { DirectoryModule } from './directory/directory.module';
 import { EntityModule } from './entity/entity.module';
 import { FetchModule } from './fetch/fetch.module';
 import { ConsoleModule } from './console/console.module';
@@ -77,10 +77,10 @@ export class AppModule {
           },
         }),
         DatabaseModule.forRoot(databaseUrl, migrations),
-        CommonModule,
         EntityModule,
-        AccessModule,
         FetchModule,
+        DataModule,
+        DirectoryModule,
         AuthModule,
         DemoModule,
         HealthModule,

@@ -4,8 +4,8 @@ import { INestApplication } from '@nestjs/common';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { createApp } from './app.setup';
-import { limitHeapGrowth } from './common/heap-growth';
-import { BootLogger, bootLog, plainMessage } from './common/logging';
+import { limitHeapGrowth } from './http/heap-growth';
+import { BootLogger, bootLog, plainMessage } from './logging/boot-logger';
 import { Environment, validateEnvironment } from './config/environment';
 import { EmbeddedPostgres } from './database/embedded-postgres';
 

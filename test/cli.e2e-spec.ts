@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { BusinessUnit, Organization, User } from '../src/auth/entities';
+import { BusinessUnit, Organization, User } from '../src/directory/entities';
 import { CliResult, environmentWithout, runCli } from './helpers/child-process';
 import {
   createOrganization,

@@ -1,4 +1,4 @@
-import { User } from '../src/auth/entities';
+import { User } from '../src/directory/entities';
 import { generateDemoData } from '../src/demo/demo-data';
 import { apiKeyFor, createTestApp, postFetch, TestApp } from './helpers/test-app';
 

@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Column, JoinColumn, ManyToOne } from 'typeorm';
-import { SystemColumns } from '../src/common/system-columns.entity';
-import { BusinessEntity, ChildGroup, EntityHooks } from '../src/entity/entity.decorators';
+import { SystemColumns } from '../src/model/system-columns.entity';
+import { EntityHooks } from '../src/data/entity-hooks';
+import { BusinessEntity, ChildGroup } from '../src/model/entity.decorators';
 import { createTestApp } from './helpers/test-app';
 
 // Mistakes an application developer can make, caught when the app boots rather than on

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
-import { User } from '../src/auth/entities';
+import { User } from '../src/directory/entities';
 import { apiKeyUser, createTestApp, postFetch, seedAdmin, TestApp } from './helpers/test-app';
 
 interface Case {

@@ -1,4 +1,4 @@
-import { EntityRegistry } from '../src/entity/entity.registry';
+import { EntityRegistry } from '../src/model/entity.registry';
 import { createTestApp, TestApp } from './helpers/test-app';
 
 /**

@@ -17,7 +17,7 @@ describe('the migration tool, as the README uses it', () => {
   let project: string;
 
   const tool = (...args: string[]) =>
-    runToExit(TS_NODE, ['--transpile-only', 'src/database/migration-tool.ts', ...args], {
+    runToExit(TS_NODE, ['--transpile-only', 'src/tools/migration-tool.ts', ...args], {
       env: environmentWithout('DATABASE_URL', 'TEST_DATABASE_URL'),
       cwd: project,
     });

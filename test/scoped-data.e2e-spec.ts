@@ -1,6 +1,5 @@
 import { HttpException, Module } from '@nestjs/common';
-import { EntityHooks } from '../src/entity/entity.decorators';
-import { HookContext } from '../src/entity/entity-hooks';
+import { EntityHooks, HookContext } from '../src/data/entity-hooks';
 import { AccessFixture, as } from './helpers/access';
 import { createOrganization, createTestApp, TestApp, uniqueName } from './helpers/test-app';
 

@@ -1,31 +1,13 @@
-import { Global, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { Module } from '@nestjs/common';
+import { ModelModule } from '../model/model.module';
 import { AccessChanges } from './access.changes';
-import { AccessController } from './access.controller';
-import {
-  BusinessUnitHooks,
-  RoleFieldPermissionHooks,
-  RoleHooks,
-  RolePrivilegeHooks,
-  UserRoleHooks,
-} from './access.hooks';
+import { AccessRepository } from './access.repository';
 import { AccessService } from './access.service';
-import { ACCESS_ENTITIES } from './entities';
 
-/** Security roles and the AccessScope every data path asks (global: the engine, FETCH, storage). */
-@Global()
+/** Security roles as they apply: the AccessScope every data path asks. */
 @Module({
-  imports: [TypeOrmModule.forFeature(ACCESS_ENTITIES)],
-  controllers: [AccessController],
-  providers: [
-    AccessService,
-    AccessChanges,
-    RoleHooks,
-    UserRoleHooks,
-    RolePrivilegeHooks,
-    RoleFieldPermissionHooks,
-    BusinessUnitHooks,
-  ],
+  imports: [ModelModule],
+  providers: [AccessService, AccessRepository, AccessChanges],
   exports: [AccessService],
 })
 export class AccessModule {}

@@ -1,14 +1,18 @@
 import { Identity } from '../common/identity';
 import { quoteIdentifier, SqlParameters } from '../database/sql';
-import { EntityType, governingType, PropertyDefinition } from '../entity/entity-type';
+import { EntityType, governingType, PropertyDefinition } from '../model/entity-type';
+import { Owner } from '../model/owner';
 import { Action, Depth } from './access.depth';
 import { Grants } from './access.grants';
 
-/** The owner columns every row carries, as a row read from the database holds them. */
-export interface OwnedRow {
-  id_organization?: unknown;
-  id_business_unit?: unknown;
-  id_user?: unknown;
+/**
+ * What running something asks of the caller (a workflow method): to be an administrator,
+ * to hold one of some roles, or to be granted actions on entity types.
+ */
+export interface RunRequirement {
+  administratorsOnly: boolean;
+  roles: string[];
+  requires: [EntityType, Action][];
 }
 
 /**
@@ -32,6 +36,11 @@ export class AccessScope {
 
   get organizationKey(): number {
     return this.identity.organizationKey;
+  }
+
+  /** An administrator reaches the whole organization, every property included. */
+  get isAdministrator(): boolean {
+    return this.grants === 'administrator';
   }
 
   /**
@@ -64,21 +73,34 @@ export class AccessScope {
     }
   }
 
-  /** The same rule as `rows`, for a row already read (its owner columns). */
-  allows(type: EntityType, action: Action, row: OwnedRow): boolean {
-    if (Number(row.id_organization) !== this.organizationKey) return false;
+  /** The same rule as `rows`, for a row already read (its owner). */
+  allows(type: EntityType, action: Action, owner: Owner): boolean {
+    if (owner.organizationKey !== this.organizationKey) return false;
     switch (this.depth(type, action)) {
       case 'none':
         return false;
       case 'user':
-        return Number(row.id_user) === this.identity.userKey;
+        return owner.userKey === this.identity.userKey;
       case 'business_unit':
-        return Number(row.id_business_unit) === this.identity.businessUnitKey;
+        return owner.businessUnitKey === this.identity.businessUnitKey;
       case 'business_unit_tree':
-        return this.units.has(Number(row.id_business_unit));
+        return this.units.has(owner.businessUnitKey);
       case 'organization':
         return true;
     }
+  }
+
+  /**
+   * Why the caller may not create, change or delete records of `type` through the API
+   * whatever its roles say (the type's `write` setting: only administrators, or nobody);
+   * undefined when its roles decide.
+   */
+  writeRefusal(type: EntityType): string | undefined {
+    if (type.write === 'nobody') return `${type.name} is read-only through this API`;
+    if (type.write === 'admin' && !this.isAdministrator) {
+      return `Only administrators may change ${type.name}`;
+    }
+    return undefined;
   }
 
   /**
@@ -88,8 +110,22 @@ export class AccessScope {
   depthThroughApi(type: EntityType, action: Action): Depth {
     const depth = this.depth(type, action);
     if (action === 'read' || type.privileges) return depth;
-    const writer = type.write === 'everyone' || (type.write === 'admin' && this.identity.isAdmin);
-    return writer ? depth : 'none';
+    return this.writeRefusal(type) ? 'none' : depth;
+  }
+
+  /** Why the caller may not run `what` (a workflow method), or undefined when it may. */
+  runRefusal(what: string, requirement: RunRequirement): string | undefined {
+    if (requirement.administratorsOnly && !this.isAdministrator) {
+      return `Only administrators may run ${what}`;
+    }
+    if (requirement.roles.length > 0 && !this.holdsAny(requirement.roles)) {
+      return `${what} needs one of the roles ${requirement.roles.join(', ')}`;
+    }
+    for (const [type, action] of requirement.requires) {
+      if (this.depthThroughApi(type, action) === 'none')
+        return `${what} needs ${action} on ${type.name}`;
+    }
+    return undefined;
   }
 
   /** Whether the caller may `action` any record of the type at all. */
@@ -119,3 +155,6 @@ export class AccessScope {
     return this.grants.mayUpdate(type.name, property.name);
   }
 }
+
+/** What application code (hooks, workflows) may ask of the caller's access. */
+export type CallerAccess = Pick<AccessScope, 'isAdministrator' | 'holdsAny' | 'roleNames'>;

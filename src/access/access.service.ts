@@ -1,21 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Identity } from '../common/identity';
-import { EntityRegistry } from '../entity/entity.registry';
-import { Action, ACTIONS, Depth } from './access.depth';
 import { PromiseCache } from '../common/promise-cache';
-import { FieldPermissionRow, Grants, PrivilegeRow } from './access.grants';
+import { Transaction } from '../database/transaction';
+import { Transactions } from '../database/transactions.service';
+import { RequestMemo } from '../http/request-memo';
+import { EntityRegistry } from '../model/entity.registry';
+import { Action, ACTIONS, Depth } from './access.depth';
+import { Grants } from './access.grants';
+import { AccessRepository } from './access.repository';
 import { AccessScope } from './access.scope';
 
-/**
- * Where an Identity keeps its scope, not a WeakMap keyed by it: a scope refers to its
- * Identity, and V8's young-generation collections keep such a WeakMap entry alive, so
- * every request's scope reached the old generation, to be freed by a full collection
- * (README, "Performance at scale").
- */
-const SCOPE = Symbol('access scope');
-type ScopeHolder = Identity & { [SCOPE]?: Promise<AccessScope> };
+/** Each Identity object's scope, kept on it (a scope refers to its Identity). */
+const SCOPES = new RequestMemo<Promise<AccessScope>>('access scope');
 
 /**
  * Each caller's AccessScope, from its roles and its unit's tree. Both are cached (per
@@ -31,8 +27,9 @@ export class AccessService {
   private caching = false;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: AccessRepository,
     private readonly registry: EntityRegistry,
+    private readonly transactions: Transactions,
   ) {}
 
   /**
@@ -42,13 +39,7 @@ export class AccessService {
    * request (boot, the CLI) makes an Identity per piece of work, for the same reason.
    */
   scopeOf(identity: Identity): Promise<AccessScope> {
-    const holder = identity as ScopeHolder;
-    let scope = holder[SCOPE];
-    if (!scope) {
-      // Not enumerable: a copy of the Identity (the guard's) starts without it.
-      Object.defineProperty(holder, SCOPE, { value: (scope = this.loadScope(identity)) });
-    }
-    return scope;
+    return SCOPES.get(identity) ?? SCOPES.set(identity, this.loadScope(identity));
   }
 
   private async loadScope(identity: Identity): Promise<AccessScope> {
@@ -95,6 +86,11 @@ export class AccessService {
     this.trees = new PromiseCache<number[]>();
   }
 
+  /** Forgets every cached scope once `tx` commits: it changes who may do what. */
+  forgetAtCommit(tx: Transaction): void {
+    this.transactions.afterCommit(tx, () => this.forget());
+  }
+
   /** Turns caching on (changes are heard) or off (they may not be); either way forgets. */
   cacheScopes(on: boolean): void {
     this.caching = on;
@@ -106,39 +102,15 @@ export class AccessService {
   }
 
   private async loadGrants(identity: Identity): Promise<Grants> {
-    const [row]: {
-      privileges: (PrivilegeRow & { id_role: number })[];
-      fields: FieldPermissionRow[];
-      roles: string[];
-    }[] = await this.dataSource.query(
-      `SELECT
-           (SELECT coalesce(json_agg(json_build_object('id_role', p.id_role,
-                     'entity_name', p.entity_name, 'create', p."create", 'read', p.read,
-                     'write', p.write, 'delete', p."delete")), '[]')
-              FROM user_role ur JOIN role_privilege p ON p.id_role = ur.id_role
-             WHERE ur.id_parent_user = $1 AND ur.id_organization = $2) AS privileges,
-           (SELECT coalesce(json_agg(json_build_object('entity_name', f.entity_name,
-                     'property', f.property, 'read', f.read, 'update', f.update)), '[]')
-              FROM user_role ur JOIN role_field_permission f ON f.id_role = ur.id_role
-             WHERE ur.id_parent_user = $1 AND ur.id_organization = $2) AS fields,
-           (SELECT coalesce(json_agg(r.name), '[]')
-              FROM user_role ur JOIN role r ON r.key = ur.id_role
-             WHERE ur.id_parent_user = $1 AND ur.id_organization = $2) AS roles`,
-      [identity.userKey, identity.organizationKey],
+    const { privileges, fields, roles } = await this.repository.grantsOf(
+      identity.userKey,
+      identity.organizationKey,
     );
-    return new Grants(row.privileges, row.fields, row.roles);
+    return new Grants(privileges, fields, roles);
   }
 
-  private async loadTree(identity: Identity): Promise<number[]> {
-    const rows: { key: string }[] = await this.dataSource.query(
-      `WITH RECURSIVE tree AS (
-         SELECT key FROM business_unit WHERE key = $1 AND id_organization = $2
-         UNION
-         SELECT b.key FROM business_unit b JOIN tree t ON b.id_parent_business_unit = t.key
-       ) SELECT key FROM tree`,
-      [identity.businessUnitKey, identity.organizationKey],
-    );
-    return rows.map((row) => Number(row.key));
+  private loadTree(identity: Identity): Promise<number[]> {
+    return this.repository.unitTree(identity.businessUnitKey, identity.organizationKey);
   }
 }
 

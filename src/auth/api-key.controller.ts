@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ParseKeyPipe } from '../common/parse-key.pipe';
+import { ParseKeyPipe } from '../http/parse-key.pipe';
 import { Identity } from '../common/identity';
-import { CurrentIdentity } from './auth.decorators';
+import { CurrentIdentity } from '../http/caller.decorators';
 import { ApiKeyService } from './api-key.service';
 import { ApiKeyDto, CreateApiKeyDto, CreatedApiKeyDto } from './dto/api-key.dto';
 
@@ -22,15 +22,8 @@ export class ApiKeyController {
 
   @Get()
   @ApiOkResponse({ type: [ApiKeyDto], description: "The caller's keys that are not revoked" })
-  async list(@CurrentIdentity() identity: Identity): Promise<ApiKeyDto[]> {
-    const keys = await this.apiKeys.list(identity.userKey);
-    return keys.map(({ key, name, createdAt, expiresAt, lastUsedAt }) => ({
-      id: key,
-      name,
-      createdAt,
-      expiresAt,
-      lastUsedAt,
-    }));
+  list(@CurrentIdentity() identity: Identity): Promise<ApiKeyDto[]> {
+    return this.apiKeys.list(identity.userKey);
   }
 
   @Delete(':id')

@@ -24,8 +24,8 @@ import {
 } from '@nestjs/swagger';
 import type { HttpRequest, HttpResponse } from '../http/http.types';
 import { Identity } from '../common/identity';
-import { parseBody } from '../common/validation';
-import { CsrfExempt, CurrentIdentity, Public } from './auth.decorators';
+import { parseBody } from '../http/validation.pipe';
+import { CsrfExempt, CurrentIdentity, Public } from '../http/caller.decorators';
 import { AuthService } from './auth.service';
 import { ChangePasswordDto } from './dto/change-password.dto';
 import { LoginDto } from './dto/login.dto';

@@ -1,25 +1,28 @@
 import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
+import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Environment } from '../config/environment';
 import { ApiKeyController } from './api-key.controller';
+import { ApiKeyRepository } from './api-key.repository';
 import { ApiKeyService } from './api-key.service';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { AuthenticationGuard } from './authentication.guard';
-import { BootstrapService } from './bootstrap.service';
 import { AUTH_ENTITIES } from './entities';
+import { LoginLimitRepository } from './login-limit.repository';
 import { LoginThrottleService } from './login-throttle.service';
-import { OrganizationService } from './organization.service';
 import { ServerInfoService } from './server-info.service';
+import { SessionRepository } from './session.repository';
 import { SessionService } from './session.service';
 import { AccessTokenVerifier } from './oidc/access-token.verifier';
 import { ExternalUsers } from './oidc/external-users.service';
+import { OauthLoginRepository } from './oidc/oauth-login.repository';
 import { OauthController } from './oidc/oauth.controller';
 import { OidcProviders } from './oidc/oidc-providers.service';
 import { OidcSignIn } from './oidc/oidc-sign-in.service';
+import { Sealer } from './oidc/sealer.service';
 import { ApiKeyStrategy } from './strategies/api-key.strategy';
 import {
   BearerIdentities,
@@ -28,12 +31,12 @@ import {
 } from './strategies/bearer.strategy';
 import { RefreshCookieStrategy } from './strategies/refresh-cookie.strategy';
 import { SessionStrategy } from './strategies/session.strategy';
-import { UserHooks } from './user.hooks';
-import { UserService } from './user.service';
+import { UserPasswordHooks } from './user-password.hooks';
+import { DirectoryModule } from '../directory/directory.module';
 
 @Module({
   imports: [
-    DiscoveryModule,
+    DirectoryModule,
     TypeOrmModule.forFeature(AUTH_ENTITIES),
     PassportModule.registerAsync({
       inject: [ConfigService],
@@ -51,13 +54,14 @@ import { UserService } from './user.service';
   providers: [
     AuthService,
     ApiKeyService,
-    BootstrapService,
+    ApiKeyRepository,
     LoginThrottleService,
-    OrganizationService,
+    LoginLimitRepository,
     ServerInfoService,
     SessionService,
-    UserService,
-    UserHooks,
+    SessionRepository,
+    OauthLoginRepository,
+    UserPasswordHooks,
     ApiKeyStrategy,
     SessionStrategy,
     RefreshCookieStrategy,
@@ -68,8 +72,9 @@ import { UserService } from './user.service';
     AccessTokenVerifier,
     ExternalUsers,
     OidcSignIn,
+    Sealer,
     { provide: APP_GUARD, useClass: AuthenticationGuard },
   ],
-  exports: [OrganizationService, UserService, ApiKeyService],
+  exports: [ApiKeyService],
 })
 export class AuthModule {}

@@ -9,7 +9,7 @@ import { LoginThrottleService } from './login-throttle.service';
 import { OidcSignIn } from './oidc/oidc-sign-in.service';
 import { ServerInfoService } from './server-info.service';
 import { NewSession, SessionService } from './session.service';
-import { MIN_PASSWORD_LENGTH, UserService } from './user.service';
+import { MIN_PASSWORD_LENGTH, UserService } from '../directory/user.service';
 
 export const DEFAULT_LOCALE = 'RO';
 const INVALID_CREDENTIALS = 'Invalid user or password';

@@ -10,7 +10,7 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard, AuthModuleOptions } from '@nestjs/passport';
 import type { HttpRequest, HttpResponse } from '../http/http.types';
 import { Identity } from '../common/identity';
-import { IS_CSRF_EXEMPT, IS_PUBLIC } from './auth.decorators';
+import { IS_CSRF_EXEMPT, IS_PUBLIC } from '../http/caller.decorators';
 import { safeEqual } from '../common/secrets';
 import {
   CookiesToSend,

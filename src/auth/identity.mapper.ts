@@ -1,9 +1,9 @@
 import { Identity } from '../common/identity';
-import { User } from './entities';
+import { UserRow } from '../directory/user.repository';
 
 /** The user fields an identity is made of; SQL that reads them aliases to these names. */
 export type IdentityUser = Pick<
-  User,
+  UserRow,
   'key' | 'userName' | 'fullName' | 'idOrganization' | 'idBusinessUnit' | 'isAdmin'
 >;
 

@@ -1,17 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
-import {
-  IRateLimiterPostgresOptions,
-  RateLimiterPostgres,
-  RateLimiterRes,
-} from 'rate-limiter-flexible';
-import { DataSource } from 'typeorm';
-import { TooManyAttemptsException } from '../common/errors';
+import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { Environment } from '../config/environment';
-
-/** The table of the LoginLimit migration. */
-const TABLE = 'login_limit';
+import { TooManyAttemptsException } from '../http/http-errors';
+import { LoginLimitRepository } from './login-limit.repository';
 /** rate-limiter-flexible keeps points in an int4 column: a count that never blocks. */
 const UNLIMITED = 2 ** 31 - 1;
 
@@ -38,21 +30,13 @@ export class LoginThrottleService {
   private readonly failuresBeforeDelay: number;
   private readonly maxDelaySeconds: number;
 
-  constructor(
-    config: ConfigService<Environment, true>,
-    @InjectDataSource() dataSource: DataSource,
-  ) {
+  constructor(config: ConfigService<Environment, true>, limits: LoginLimitRepository) {
     const duration = config.get('LOGIN_FAILURE_WINDOW_SECONDS', { infer: true });
-    const limiter = (options: Partial<IRateLimiterPostgresOptions> & { points: number }) =>
-      new RateLimiterPostgres({
-        storeClient: dataSource,
-        storeType: 'typeorm',
-        tableName: TABLE,
-        tableCreated: true,
-        clearExpiredByTimeout: false,
-        duration,
-        ...options,
-      });
+    const limiter = (options: {
+      keyPrefix: string;
+      points: number;
+      clearExpiredByTimeout?: boolean;
+    }) => limits.limiter({ duration, ...options });
     this.perUserAndAddress = limiter({
       keyPrefix: 'user-address',
       points: config.get('LOGIN_MAX_FAILURES_PER_USER_AND_ADDRESS', { infer: true }),

@@ -1,11 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { ApiKeyService } from '../auth/api-key.service';
-import { BusinessUnit, Organization, User } from '../auth/entities';
-import { OrganizationService } from '../auth/organization.service';
-import { UserService } from '../auth/user.service';
-import { grantRoles } from '../access/role-grants';
+import { Transactions } from '../database/transactions.service';
+import { OrganizationService } from '../directory/organization.service';
+import { UserService } from '../directory/user.service';
 import { CliCommand } from './cli.arguments';
 import { CommandFailedError } from './cli.errors';
 
@@ -22,7 +19,7 @@ type Command<Name extends CliCommand['name']> = Extract<CliCommand, { name: Name
 @Injectable()
 export class AdminCommandsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly organizations: OrganizationService,
     private readonly users: UserService,
     private readonly apiKeys: ApiKeyService,
@@ -44,37 +41,35 @@ export class AdminCommandsService {
   }
 
   async createUser(command: Command<'user:create'>): Promise<CommandOutput> {
-    const organization = await this.dataSource
-      .getRepository(Organization)
-      .findOneBy({ name: command.organization });
+    const organization = await this.organizations.findByName(command.organization);
     if (!organization) {
       throw new CommandFailedError(`Organization "${command.organization}" does not exist`);
     }
-    const businessUnit = await this.dataSource
-      .getRepository(BusinessUnit)
-      .findOneBy(
-        command.businessUnit === undefined
-          ? { key: organization.idBusinessUnit }
-          : { idOrganization: organization.key, name: command.businessUnit },
-      );
+    const businessUnit = await this.organizations.findBusinessUnit(
+      organization,
+      command.businessUnit,
+    );
     if (!businessUnit) {
       throw new CommandFailedError(
         `Business unit "${command.businessUnit}" does not exist in "${organization.name}"`,
       );
     }
-    const user = await this.dataSource.transaction(async (manager) => {
-      if (await manager.getRepository(User).existsBy({ userName: command.userName })) {
+    const user = await this.transactions.run(async (tx) => {
+      if (await this.users.findByName(command.userName, tx)) {
         throw new CommandFailedError(`User "${command.userName}" already exists`);
       }
-      return this.users.create(manager, {
-        userName: command.userName,
-        fullName: command.fullName,
-        password: command.password,
-        isAdmin: command.isAdmin,
-        organizationKey: organization.key,
-        businessUnitKey: businessUnit.key,
-        roles: command.roles,
-      });
+      return this.users.create(
+        {
+          userName: command.userName,
+          fullName: command.fullName,
+          password: command.password,
+          isAdmin: command.isAdmin,
+          organizationKey: organization.key,
+          businessUnitKey: businessUnit.key,
+          roles: command.roles,
+        },
+        tx,
+      );
     });
     const role = user.isAdmin ? 'admin user' : 'user';
     return {
@@ -89,7 +84,7 @@ export class AdminCommandsService {
   async grantRoles(command: Command<'role:grant'>): Promise<CommandOutput> {
     const user = await this.users.findByName(command.userName);
     if (!user) throw new CommandFailedError(`User "${command.userName}" does not exist`);
-    await this.dataSource.transaction((manager) => grantRoles(manager, user, command.roles));
+    await this.users.grantRoles(user, command.roles);
     return {
       stdout: [`User "${user.userName}" holds ${command.roles.map((r) => `"${r}"`).join(', ')}`],
       stderr: [],

@@ -1,5 +1,5 @@
 import { parseArgs, ParseArgsConfig } from 'node:util';
-import { MIN_PASSWORD_LENGTH } from '../auth/user.service';
+import { MIN_PASSWORD_LENGTH } from '../directory/user.service';
 import { UsageError } from './cli.errors';
 
 export type CliCommand =

@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { QueryFailedError } from 'typeorm';
+import { postgresErrorOf, SQLSTATE } from '../database/postgres-errors';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -19,8 +19,6 @@ export class UsageError extends Error {
 /** The command ran and could not do what was asked (the name is taken, the user is unknown). */
 export class CommandFailedError extends Error {}
 
-const UNIQUE_VIOLATION = '23505';
-
 export interface ReportedError {
   exitCode: number;
   message: string;
@@ -39,20 +37,14 @@ export function describeError(error: unknown): ReportedError {
   // The services speak HTTP; their 4xx errors are the domain's refusals.
   if (error instanceof HttpException && error.getStatus() < 500) return failed(error.message);
   // Lost a race with a concurrent create: the check passed, the unique index did not.
-  const driverError =
-    error instanceof QueryFailedError
-      ? uniqueViolationDetail(error as QueryFailedError<Error>)
-      : undefined;
-  if (driverError) return failed(driverError);
+  const failedStatement = postgresErrorOf(error);
+  if (failedStatement?.code === SQLSTATE.uniqueViolation) {
+    return failed(failedStatement.detail ?? failedStatement.message);
+  }
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
   return { exitCode: EXIT_FAILED, message, showUsage: false };
 }
 
 function failed(message: string): ReportedError {
   return { exitCode: EXIT_FAILED, message, showUsage: false };
-}
-
-function uniqueViolationDetail(error: QueryFailedError<Error>): string | undefined {
-  const { code, detail } = error.driverError as { code?: string; detail?: string };
-  return code === UNIQUE_VIOLATION ? (detail ?? error.message) : undefined;
 }

@@ -1,15 +1,16 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { ApiKeyService } from '../auth/api-key.service';
-import { ACCESS_ENTITIES } from '../access/entities';
 import { appEntities } from '../app.module';
-import { AUTH_ENTITIES } from '../auth/entities';
-import { OrganizationService } from '../auth/organization.service';
-import { UserService } from '../auth/user.service';
+import { ApiKeyRepository } from '../auth/api-key.repository';
+import { ApiKeyService } from '../auth/api-key.service';
 import { validateEnvironment } from '../config/environment';
-import { EntityRegistry } from '../entity/entity.registry';
-import { buildDataSourceOptions } from '../database/data-source.options';
+import { DatabaseModule } from '../database/database.module';
+import { OrganizationRepository } from '../directory/organization.repository';
+import { OrganizationService } from '../directory/organization.service';
+import { RoleRepository } from '../directory/role.repository';
+import { UserRepository } from '../directory/user.repository';
+import { UserService } from '../directory/user.service';
+import { ModelModule } from '../model/model.module';
 import { AdminCommandsService } from './admin-commands.service';
 
 /**
@@ -19,9 +20,10 @@ import { AdminCommandsService } from './admin-commands.service';
 export const CLI_POOL_SIZE = 2;
 
 /**
- * The services the admin commands need, without AuthModule: its BootstrapService would
- * seed organization `Demo` with a random admin password that a silent CLI never shows,
- * and its guard and passport strategies serve HTTP only.
+ * The services the admin commands need, not the modules that hold them: the directory's
+ * module would seed organization `Demo` with a random admin password that a silent CLI
+ * never shows, the access module listen for changes on a connection of its own, and the
+ * auth module's guard and passport strategies serve HTTP only.
  */
 @Module({})
 export class CliModule {
@@ -35,22 +37,19 @@ export class CliModule {
           validate: validateEnvironment,
           ignoreEnvFile: true,
         }),
-        TypeOrmModule.forRoot({
-          ...buildDataSourceOptions({ url: databaseUrl, poolSize: CLI_POOL_SIZE }),
-          entities: appEntities(),
-          // A command fails at once on an unreachable database; the server's default
-          // of nine retries three seconds apart would look like a hang.
-          retryAttempts: 0,
-        }),
-        TypeOrmModule.forFeature([...AUTH_ENTITIES, ...ACCESS_ENTITIES]),
+        DatabaseModule.forCommands(databaseUrl, CLI_POOL_SIZE, appEntities()),
+        // A new organization's role member grants every secured property the types declare.
+        ModelModule,
       ],
       providers: [
         OrganizationService,
+        OrganizationRepository,
         UserService,
+        UserRepository,
+        RoleRepository,
         ApiKeyService,
+        ApiKeyRepository,
         AdminCommandsService,
-        // A new organization's role member grants every secured property the types declare.
-        EntityRegistry,
       ],
     };
   }

@@ -13,8 +13,6 @@ import {
   validateSync,
 } from 'class-validator';
 
-import { STORAGE_DRIVERS, StorageDriver } from '../storage/backends/storage-backend';
-
 export const AUTH_STRATEGY_NAMES = ['api-key', 'session', 'refresh', 'bearer'] as const;
 export type AuthStrategyName = (typeof AUTH_STRATEGY_NAMES)[number];
 const STRATEGY = `(${AUTH_STRATEGY_NAMES.join('|')})`;
@@ -28,6 +26,9 @@ export const LOG_FORMATS = ['json', 'pretty'] as const;
 export const HTTP_PLATFORMS = ['express', 'fastify'] as const;
 export type HttpPlatformName = (typeof HTTP_PLATFORMS)[number];
 export type LogFormat = (typeof LOG_FORMATS)[number];
+/** Where file versions keep their bytes (src/storage/backends/): the file system or PostgreSQL. */
+export const STORAGE_DRIVERS = ['fs', 'db'] as const;
+export type StorageDriver = (typeof STORAGE_DRIVERS)[number];
 
 /**
  * Every setting the server reads, with its default. `.env.example` and the README's

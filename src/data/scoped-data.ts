@@ -1,15 +1,12 @@
-import { EntityManager } from 'typeorm';
-import { lockUntilTransactionEnds } from '../database/transaction-lock';
+import type { AccessScope, CallerAccess } from '../access/access.scope';
 import type { Identity } from '../common/identity';
-import type {
-  EntityService,
-  JoinedTransaction,
-  ReadResult,
-  WriteResult,
-} from '../entity/entity.service';
-import type { EntityRecord } from '../entity/entity-record';
+import type { Transaction } from '../database/transaction';
+import type { Transactions } from '../database/transactions.service';
+import type { EntityService, ReadResult, WriteResult } from '../entity/entity.service';
+import type { JoinedTransaction } from '../entity/joined-transaction';
 import type { FetchResult, FetchService } from '../fetch/fetch.service';
 import type { EntityQuery } from '../fetch/fetch.tree';
+import type { EntityRecord } from '../model/entity-record';
 
 /**
  * What hooks and workflows read and write with: the entity engine and FETCH inside the
@@ -20,9 +17,28 @@ export class ScopedData {
   constructor(
     private readonly entities: EntityService,
     private readonly fetchService: FetchService,
-    private readonly identity: Identity,
+    private readonly transactions: Transactions,
+    private readonly scope: AccessScope,
     private readonly joined: JoinedTransaction,
   ) {}
+
+  /** The caller. */
+  get identity(): Identity {
+    return this.scope.identity;
+  }
+
+  /** What the caller's access allows, for rules that depend on it (an administrator may…). */
+  get access(): CallerAccess {
+    return this.scope;
+  }
+
+  /**
+   * The running transaction, for the system APIs that take one (each says what it reaches
+   * past the caller's privileges); it runs nothing by itself.
+   */
+  get transaction(): Transaction {
+    return this.joined.transaction;
+  }
 
   /** The record with its child groups; 404 when the caller may not read it. */
   async read(name: string, key: number): Promise<EntityRecord> {
@@ -47,21 +63,16 @@ export class ScopedData {
     const input = typeof query === 'string' ? { text: query } : { json: query };
     return this.fetchService.run(this.identity, input, {
       ...options,
-      manager: this.joined.manager,
+      transaction: this.joined.transaction,
     });
   }
 
-  /** Orders this part of concurrent transactions by `name` (see transaction-lock.ts). */
-  lockUntilTransactionEnds(name: string): Promise<void> {
-    return lockUntilTransactionEnds(this.joined.manager, name);
-  }
-
   /**
-   * The transaction's manager with no access rules: for what must see past the caller's
-   * privileges (a number unique in the organization). Every query on it must name the
-   * organization itself.
+   * Waits for, then holds until the transaction ends, the lock named `name`: concurrent
+   * transactions taking the same name run that part one after the other. For what a
+   * unique index can only refuse, not order (the next number of a series).
    */
-  get unscopedManager(): EntityManager {
-    return this.joined.manager;
+  lockUntilTransactionEnds(name: string): Promise<void> {
+    return this.transactions.lock(this.joined.transaction, name);
   }
 }

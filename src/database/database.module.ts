@@ -1,23 +1,38 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MigrationInterface } from 'typeorm';
 import { Environment } from '../config/environment';
 import { buildDataSourceOptions } from './data-source.options';
+import { EntityClass } from './entity-classes';
 import { MIGRATIONS } from './migrations';
-import { isConnectionFailure, TypeOrmLogger } from './typeorm-logger';
+import { OrmMetadata } from './orm-metadata.service';
+import { isConnectionFailure } from './postgres-errors';
+import { PostgresListener } from './postgres-listener';
+import { ServerSecrets } from './server-secrets.service';
+import { Sql } from './sql.service';
+import { Transactions } from './transactions.service';
+import { TypeOrmLogger } from './typeorm-logger';
 
 export type MigrationClass = new () => MigrationInterface;
 
+/** What every feature module reaches the database through, besides its repositories. */
+const SERVICES: Provider[] = [Sql, Transactions, ServerSecrets, OrmMetadata, PostgresListener];
+
 /**
  * TypeORM on the given URL: a PostgreSQL server, or the embedded one that main.ts (or
- * the test setup) started. The app does not know which.
+ * the test setup) started. The app does not know which. Global, as TypeORM's own module
+ * is: every feature module reaches the database.
  */
 @Module({})
 export class DatabaseModule {
+  /** The server's: its pool and statement timeout, the modules' entities, its migrations. */
   static forRoot(databaseUrl: string, migrations: MigrationClass[] = []): DynamicModule {
     return {
       module: DatabaseModule,
+      global: true,
+      providers: SERVICES,
+      exports: SERVICES,
       imports: [
         TypeOrmModule.forRootAsync({
           inject: [ConfigService],
@@ -36,6 +51,29 @@ export class DatabaseModule {
             // tried again (nine times, three seconds apart).
             toRetry: isConnectionFailure,
           }),
+        }),
+      ],
+    };
+  }
+
+  /** A command's: `poolSize` connections, the app's entities, no statement timeout. */
+  static forCommands(
+    databaseUrl: string,
+    poolSize: number,
+    entities: EntityClass[],
+  ): DynamicModule {
+    return {
+      module: DatabaseModule,
+      global: true,
+      providers: SERVICES,
+      exports: SERVICES,
+      imports: [
+        TypeOrmModule.forRoot({
+          ...buildDataSourceOptions({ url: databaseUrl, poolSize }),
+          entities,
+          // A command fails at once on an unreachable database; the server's default
+          // of nine retries three seconds apart would look like a hang.
+          retryAttempts: 0,
         }),
       ],
     };

@@ -25,31 +25,3 @@ export class TypeOrmLogger extends AbstractLogger {
     }
   }
 }
-
-const CONNECTION_ERRORS = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ETIMEDOUT',
-]);
-
-/**
- * Whether the database could not be reached (yet): a failed start worth another try, a
- * request's 503. Not a migration that fails or a schema that is wrong, which would fail
- * the same way again. A TypeORM error is judged by the driver's error it wraps.
- */
-export function isConnectionFailure(error: unknown): boolean {
-  const { code, message, driverError } = (error ?? {}) as {
-    code?: unknown;
-    message?: unknown;
-    driverError?: unknown;
-  };
-  if (driverError !== undefined && isConnectionFailure(driverError)) return true;
-  if (typeof code === 'string') {
-    // SQLSTATE class 08 (connection exception), 57P03 (starting up), 53300 (too many).
-    if (CONNECTION_ERRORS.has(code) || code.startsWith('08')) return true;
-    if (code === '57P03' || code === '53300') return true;
-  }
-  return typeof message === 'string' && /timeout.*connect|connection terminated/i.test(message);
-}

@@ -1,18 +1,17 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
-import { FirstBootHandler, OnFirstBoot } from '../auth/bootstrap.service';
 import { identityOf } from '../auth/identity.mapper';
-import { User } from '../auth/entities';
-import { CreatedOrganization } from '../auth/organization.service';
-import { UserService } from '../auth/user.service';
 import { Environment } from '../config/environment';
+import { DataService } from '../data/data.service';
 import { ScopedData } from '../data/scoped-data';
-import { EntityService } from '../entity/entity.service';
+import { FirstBootHandler, OnFirstBoot } from '../directory/first-boot.service';
+import { CreatedOrganization } from '../directory/organization.service';
+import { UserRow } from '../directory/user.repository';
+import { UserService } from '../directory/user.service';
 import { DEMO_ROLES, DEMO_UNITS, DEMO_USERS } from './demo-access';
 import { DemoData, generateDemoData } from './demo-data';
+import { DemoSeedRepository } from './demo-seed.repository';
 
 /**
  * Seeds the demo data set (DESIGN.md) into the Demo organization on first boot, through
@@ -25,8 +24,8 @@ export class DemoSeedService implements FirstBootHandler {
   private readonly logger = new Logger(DemoSeedService.name);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly entities: EntityService,
+    private readonly data: DataService,
+    private readonly seedRows: DemoSeedRepository,
     private readonly config: ConfigService<Environment, true>,
     private readonly users: UserService,
   ) {}
@@ -35,8 +34,7 @@ export class DemoSeedService implements FirstBootHandler {
     if (this.config.get('DEMO_DATA', { infer: true }) === 'false') return;
     const identity = identityOf(admin, 'session', admin.locale);
     const data = generateDemoData(new Date());
-    await this.dataSource.transaction(async (manager) => {
-      const scoped = this.entities.scopedData(identity, { manager });
+    await this.data.transaction(identity, async (scoped) => {
       const accountKeys = await this.seed(scoped, data);
       await this.seedAccess(scoped, admin, accountKeys);
     });
@@ -70,10 +68,10 @@ export class DemoSeedService implements FirstBootHandler {
       invoiceKeys.push(key);
     }
     // History: a seeded invoice was created over the last two years, not at first boot.
-    await scoped.unscopedManager.query(
-      `UPDATE invoice i SET date_created = d.created, date_updated = d.created
-         FROM unnest($1::int8[], $2::timestamptz[]) AS d(key, created) WHERE i.key = d.key`,
-      [invoiceKeys, data.invoices.map((invoice) => invoice.createdAt)],
+    await this.seedRows.backdateInvoices(
+      invoiceKeys,
+      data.invoices.map((invoice) => invoice.createdAt),
+      scoped.transaction,
     );
     return accountKeys;
   }
@@ -83,9 +81,8 @@ export class DemoSeedService implements FirstBootHandler {
    * them: of every five accounts the administrator keeps two, the others go to the two
    * sales reps and to support, with their contacts, invoices and lines.
    */
-  private async seedAccess(scoped: ScopedData, admin: User, accountKeys: number[]) {
+  private async seedAccess(scoped: ScopedData, admin: UserRow, accountKeys: number[]) {
     const create = async (name: string, body: object) => (await scoped.create(name, body)).key;
-    const manager = scoped.unscopedManager;
     const units: Record<string, number> = { Main: admin.idBusinessUnit };
     for (const name of DEMO_UNITS) {
       units[name] = await create('business_unit', {
@@ -109,36 +106,30 @@ export class DemoSeedService implements FirstBootHandler {
     const password =
       this.config.get('DEMO_USER_PASSWORD', { infer: true }) ??
       randomBytes(24).toString('base64url');
-    const owners: User[] = [];
+    const owners: UserRow[] = [];
     for (const user of DEMO_USERS) {
-      const created = await this.users.create(manager, {
-        userName: user.userName,
-        fullName: user.fullName,
-        password,
-        organizationKey: admin.idOrganization,
-        businessUnitKey: units[user.unit],
-        createdBy: admin.key,
-        roles: [user.role],
-      });
+      const created = await this.users.create(
+        {
+          userName: user.userName,
+          fullName: user.fullName,
+          password,
+          organizationKey: admin.idOrganization,
+          businessUnitKey: units[user.unit],
+          createdBy: admin.key,
+          roles: [user.role],
+        },
+        scoped.transaction,
+      );
       if (user.unit !== 'Main') owners.push(created);
     }
     for (const [i, owner] of owners.entries()) {
       const given = accountKeys.filter((_, index) => index % 5 === i + 2);
-      await this.giveAccounts(manager, given, owner);
+      const to = {
+        organizationKey: owner.idOrganization,
+        businessUnitKey: owner.idBusinessUnit,
+        userKey: owner.key,
+      };
+      await this.seedRows.giveAccounts(given, to, scoped.transaction);
     }
-  }
-
-  /** Accounts, and what hangs from them, to a user and the user's unit. */
-  private async giveAccounts(manager: EntityManager, accountKeys: number[], owner: User) {
-    const set = `SET id_user = $2, id_business_unit = $3`;
-    const values = [accountKeys, owner.key, owner.idBusinessUnit];
-    await manager.query(`UPDATE account ${set} WHERE key = ANY($1::int8[])`, values);
-    await manager.query(`UPDATE contact ${set} WHERE id_account = ANY($1::int8[])`, values);
-    await manager.query(`UPDATE invoice ${set} WHERE id_account = ANY($1::int8[])`, values);
-    await manager.query(
-      `UPDATE invoice_line l ${set} FROM invoice i
-        WHERE l.id_invoice = i.key AND i.id_account = ANY($1::int8[])`,
-      values,
-    );
   }
 }

@@ -1,5 +1,6 @@
 import { ScopedData } from '../data/scoped-data';
 import { EntityQuery } from '../fetch/fetch.tree';
+import { InvoiceNumberRepository } from './invoice-number.repository';
 import { Workflow, WorkflowMethod } from '../workflow/workflow.decorators';
 import { WorkflowError } from '../workflow/workflow.errors';
 import { WorkflowContext } from '../workflow/workflow.service';
@@ -11,6 +12,8 @@ import { WorkflowContext } from '../workflow/workflow.service';
  */
 @Workflow('invoicing')
 export class InvoicingWorkflow {
+  constructor(private readonly numbers: InvoiceNumberRepository) {}
+
   /**
    * A draft becomes issued today, numbered `INV-<year>-<nnnn>` unless it has a number.
    * Through the entity engine, so the invoice's rules run (and a failing one is a 424).
@@ -95,8 +98,8 @@ export class InvoicingWorkflow {
   }
 
   /**
-   * The year's next number after the highest one in this organization: read unscoped, as
-   * numbers are unique in the organization, whoever may read the invoice holding one.
+   * The year's next number after the highest one in this organization, whoever may read
+   * the invoice holding it: numbers are unique in the organization.
    */
   private async nextNumber(
     year: number,
@@ -104,11 +107,8 @@ export class InvoicingWorkflow {
     organizationKey: number,
   ): Promise<string> {
     const prefix = `INV-${year}-`;
-    const [row]: { last: string | null }[] = await data.unscopedManager.query(
-      `SELECT max(number) AS last FROM invoice WHERE id_organization = $1 AND number LIKE $2`,
-      [organizationKey, `${prefix}%`],
-    );
-    const last = row.last ?? prefix + '0000';
+    const highest = await this.numbers.highest(organizationKey, prefix, data.transaction);
+    const last = highest ?? prefix + '0000';
     const next = Number(last.slice(prefix.length)) + 1;
     return `${prefix}${String(next).padStart(4, '0')}`;
   }

@@ -1,7 +1,7 @@
-import { EntityManager } from 'typeorm';
-import { EntityType } from './entity-type';
-import { EntityRecord } from './entity-record';
+import { EntityType } from '../model/entity-type';
+import { EntityRecord } from '../model/entity-record';
 import { AccessScope } from '../access/access.scope';
+import { Transaction } from '../database/transaction';
 import { EntityStore } from './entity.store';
 
 /**
@@ -10,21 +10,21 @@ import { EntityStore } from './entity.store';
  */
 export async function readTree(
   store: EntityStore,
-  manager: EntityManager,
+  tx: Transaction | undefined,
   type: EntityType,
   key: number,
   scope: AccessScope,
   lock = false,
 ): Promise<EntityRecord | undefined> {
-  const row = await store.findOne(manager, type, key, scope, lock);
+  const row = await store.findOne(tx, type, key, scope, lock);
   if (!row) return undefined;
-  const [record] = await attachChildren(store, manager, type, [row], scope);
+  const [record] = await attachChildren(store, tx, type, [row], scope);
   return record;
 }
 
 async function attachChildren(
   store: EntityStore,
-  manager: EntityManager,
+  tx: Transaction | undefined,
   type: EntityType,
   rows: Record<string, unknown>[],
   scope: AccessScope,
@@ -38,13 +38,13 @@ async function attachChildren(
   for (const group of type.childGroups) {
     for (const record of records) record.children[group.name] = [];
     const childRows = await store.findChildren(
-      manager,
+      tx,
       group.child,
       group.parentColumn,
       [...byKey.keys()],
       scope,
     );
-    const children = await attachChildren(store, manager, group.child, childRows, scope);
+    const children = await attachChildren(store, tx, group.child, childRows, scope);
     for (const child of children) {
       byKey.get(child.properties[group.parentColumn] as number)!.children[group.name].push(child);
     }

@@ -1,12 +1,12 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { CurrentIdentity } from '../auth/auth.decorators';
+import { CurrentIdentity } from '../http/caller.decorators';
 import { Identity } from '../common/identity';
 import type { HttpResponse } from '../http/http.types';
-import { ParseKeyPipe } from '../common/parse-key.pipe';
-import { RequireContentType } from '../common/content-type.guard';
+import { ParseKeyPipe } from '../http/parse-key.pipe';
+import { RequireContentType } from '../http/content-type.guard';
 import { AssignOwnerDto } from './dto/assign-owner.dto';
-import { EntityRecord } from './entity-record';
+import { EntityRecord } from '../model/entity-record';
 import { EntityService, WriteResult } from './entity.service';
 
 /** In the OpenAPI document as a path per entity type instead (metadata/api-document.ts). */

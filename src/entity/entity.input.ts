@@ -1,8 +1,8 @@
 import { BadRequestException } from '@nestjs/common';
 import { nearestName } from '../common/nearest-name';
-import { EntityType } from './entity-type';
-import { EntityRecord } from './entity-record';
-import { coerceValue } from './property-value';
+import { EntityType } from '../model/entity-type';
+import { EntityRecord } from '../model/entity-record';
+import { coerceValue } from '../model/property-value';
 
 /** A child is created when it has no key, updated when it has one. */
 type Mode = 'create' | 'update' | 'child';

@@ -1,26 +1,21 @@
-import { Global, Module } from '@nestjs/common';
-import { DiscoveryModule } from '@nestjs/core';
+import { Module } from '@nestjs/common';
+import { AccessModule } from '../access/access.module';
+import { ModelModule } from '../model/model.module';
 import { EntityController } from './entity.controller';
-import { EntityHooksRegistry } from './entity-hooks';
-import { EntityRegistry } from './entity.registry';
 import { EntityService } from './entity.service';
 import { EntityStore } from './entity.store';
 import { EntityWriter } from './entity.writer';
+import { HookRegistry } from './hook-registry';
 import { HookRunner } from './hook-runner';
 
-/** The entity engine; global so feature modules' hooks and workflows can use it. */
-@Global()
+/**
+ * The entity engine: /rest/entity, and the writes of records with their child groups and
+ * hooks. The data layer registers the hooks and hands the engine to application code.
+ */
 @Module({
-  imports: [DiscoveryModule],
+  imports: [ModelModule, AccessModule],
   controllers: [EntityController],
-  providers: [
-    EntityRegistry,
-    EntityHooksRegistry,
-    EntityService,
-    EntityStore,
-    EntityWriter,
-    HookRunner,
-  ],
-  exports: [EntityRegistry, EntityService, EntityStore],
+  providers: [EntityService, EntityStore, EntityWriter, HookRunner, HookRegistry],
+  exports: [EntityService, HookRegistry],
 })
 export class EntityModule {}

@@ -1,16 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AccessScope } from '../access/access.scope';
 import { Action } from '../access/access.depth';
 import { quoteIdentifier as quote, SqlParameters } from '../database/sql';
-import { EntityType } from './entity-type';
-
-/** Who a new row belongs to: the caller for a new record, the parent's owner for a child. */
-export interface Owner {
-  organizationKey: number;
-  businessUnitKey: number;
-  userKey: number;
-}
+import { managerOf, Transaction } from '../database/transaction';
+import { EntityType } from '../model/entity-type';
+import { Owner } from '../model/owner';
 
 /** Rows that must exist for the caller: per type, the distinct keys of the rows. */
 export interface LookupGuard {
@@ -31,16 +27,18 @@ export interface ChildRow {
  */
 @Injectable()
 export class EntityStore {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
   /** One row by key, with the columns the API shows. */
   async findOne(
-    manager: EntityManager,
+    tx: Transaction | undefined,
     type: EntityType,
     key: number,
     scope: AccessScope,
     lock = false,
   ): Promise<Record<string, unknown> | undefined> {
     const params = new SqlParameters();
-    const rows: Record<string, unknown>[] = await manager.query(
+    const rows: Record<string, unknown>[] = await this.on(tx).query(
       `SELECT ${selectList(type)} FROM ${quote(type.name)} t
         WHERE t.key = ${params.bind(key, 'int8')} AND ${scope.rows(type, 'read', 't', params)}${lock ? ' FOR UPDATE' : ''}`,
       params.values,
@@ -50,7 +48,7 @@ export class EntityStore {
 
   /** The children of several parents in one statement, in key order. */
   async findChildren(
-    manager: EntityManager,
+    tx: Transaction | undefined,
     type: EntityType,
     parentColumn: string,
     parentKeys: number[],
@@ -58,7 +56,7 @@ export class EntityStore {
   ): Promise<Record<string, unknown>[]> {
     if (parentKeys.length === 0) return [];
     const params = new SqlParameters();
-    const rows: Record<string, unknown>[] = await manager.query(
+    const rows: Record<string, unknown>[] = await this.on(tx).query(
       `SELECT ${selectList(type)} FROM ${quote(type.name)} t
         WHERE t.${quote(parentColumn)} = ANY(${params.bind(parentKeys, 'int8[]')})
           AND ${scope.rows(type, 'read', 't', params)} ORDER BY t.key`,
@@ -75,7 +73,7 @@ export class EntityStore {
    * new record cost no round trip of their own.
    */
   async insert(
-    manager: EntityManager,
+    tx: Transaction,
     type: EntityType,
     rows: Record<string, unknown>[],
     owner: Owner,
@@ -105,7 +103,7 @@ export class EntityStore {
       );
       source = `SELECT * FROM (${source}) v WHERE ${readable.join(' AND ')}`;
     }
-    const inserted: { key: number }[] = await manager.query(
+    const inserted: { key: number }[] = await this.on(tx).query(
       `INSERT INTO ${quote(type.name)} (${names.join(', ')}) ${source} RETURNING key`,
       params.values,
     );
@@ -113,8 +111,8 @@ export class EntityStore {
   }
 
   /** Keys for rows about to be inserted, drawn in one statement. */
-  async drawKeys(manager: EntityManager, type: EntityType, count: number): Promise<number[]> {
-    const rows: { key: number }[] = await manager.query(
+  async drawKeys(tx: Transaction, type: EntityType, count: number): Promise<number[]> {
+    const rows: { key: number }[] = await this.on(tx).query(
       `SELECT nextval(pg_get_serial_sequence($1, 'key')) AS key FROM generate_series(1, $2)`,
       [quote(type.name), count],
     );
@@ -126,7 +124,7 @@ export class EntityStore {
    * names; `date_updated` moves on every row touched.
    */
   async update(
-    manager: EntityManager,
+    tx: Transaction,
     type: EntityType,
     rows: ChildRow[],
     scope: AccessScope,
@@ -148,7 +146,7 @@ export class EntityStore {
     const assignments = columns.map(
       (c, i) => `${quote(c)} = CASE WHEN s${i} THEN v${i} ELSE t.${quote(c)} END`,
     );
-    await manager.query(
+    await this.on(tx).query(
       `UPDATE ${quote(type.name)} t
           SET ${[...assignments, 'date_updated = now()'].join(', ')}
          FROM (VALUES ${tuples.join(', ')}) AS v(key${aliases.map((a) => `, ${a}`).join('')})
@@ -162,7 +160,7 @@ export class EntityStore {
    * (`write`: changing a child group is writing the parent).
    */
   async delete(
-    manager: EntityManager,
+    tx: Transaction,
     type: EntityType,
     keys: number[],
     scope: AccessScope,
@@ -170,7 +168,7 @@ export class EntityStore {
   ): Promise<void> {
     if (keys.length === 0) return;
     const params = new SqlParameters();
-    await manager.query(
+    await this.on(tx).query(
       `DELETE FROM ${quote(type.name)} t
         WHERE t.key = ANY(${params.bind(keys, 'int8[]')}) AND ${scope.rows(type, action, 't', params)}`,
       params.values,
@@ -179,7 +177,7 @@ export class EntityStore {
 
   /** Gives rows of one type (a record, or its children) to another owner. */
   async assign(
-    manager: EntityManager,
+    tx: Transaction,
     type: EntityType,
     keys: number[],
     owner: Owner,
@@ -187,7 +185,7 @@ export class EntityStore {
   ): Promise<void> {
     if (keys.length === 0) return;
     const params = new SqlParameters();
-    await manager.query(
+    await this.on(tx).query(
       `UPDATE ${quote(type.name)} t
           SET id_user = ${params.bind(owner.userKey, 'int8')},
               id_business_unit = ${params.bind(owner.businessUnitKey, 'int8')},
@@ -199,17 +197,22 @@ export class EntityStore {
 
   /** The keys among `keys` of rows the caller may read (a lookup may point only at those). */
   async readableKeys(
-    manager: EntityManager,
+    tx: Transaction | undefined,
     type: EntityType,
     keys: number[],
     scope: AccessScope,
   ): Promise<Set<number>> {
     const params = new SqlParameters();
-    const rows: { key: number }[] = await manager.query(
+    const rows: { key: number }[] = await this.on(tx).query(
       `SELECT t.key FROM ${quote(type.name)} t WHERE ${readableRows(type, keys, scope, params)}`,
       params.values,
     );
     return new Set(rows.map((row) => row.key));
+  }
+
+  /** The connection of `tx`, or a pooled one outside a transaction (a plain read). */
+  private on(tx: Transaction | undefined): EntityManager {
+    return tx ? managerOf(tx) : this.dataSource.manager;
   }
 }
 

@@ -1,16 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { AccessScope } from '../access/access.scope';
-import { EntityType } from './entity-type';
-import { EntityRecord } from './entity-record';
-import { EntityStore, LookupGuard, Owner } from './entity.store';
+import { Transaction } from '../database/transaction';
+import { EntityType } from '../model/entity-type';
+import { EntityRecord } from '../model/entity-record';
+import { Owner } from '../model/owner';
+import { EntityStore, LookupGuard } from './entity.store';
 
 /**
  * Where a write happens: the transaction, what the writer may do, and who owns the
  * record written, which its children always share.
  */
 export interface WriteContext {
-  manager: EntityManager;
+  tx: Transaction;
   scope: AccessScope;
   owner: Owner;
 }
@@ -40,7 +41,7 @@ export class EntityWriter {
     items: PendingInsert[],
     lookups?: LookupGuard,
   ): Promise<number[]> {
-    const { manager, owner } = context;
+    const { tx, owner } = context;
     if (items.length === 0) return [];
     const rows = items.map(({ record, link }) => ({ ...columnsOf(type, record), ...link }));
     const hasChildren = items.some(({ record }) =>
@@ -49,10 +50,10 @@ export class EntityWriter {
     // Children need their parents' keys: with several parents, draw the keys first rather
     // than trust the order of a multi-row INSERT's RETURNING.
     if (hasChildren && rows.length > 1) {
-      const keys = await this.store.drawKeys(manager, type, rows.length);
+      const keys = await this.store.drawKeys(tx, type, rows.length);
       rows.forEach((row, i) => (row.key = keys[i]));
     }
-    const keys = await this.store.insert(manager, type, rows, owner, lookups);
+    const keys = await this.store.insert(tx, type, rows, owner, lookups);
     if (keys.length < rows.length) return [];
     for (const group of type.childGroups) {
       const children = items.flatMap(({ record }, i) =>
@@ -78,7 +79,7 @@ export class EntityWriter {
     const { merged, stored } = change;
     const key = stored.properties.key as number;
     const properties = changes(type, merged, stored);
-    await this.store.update(context.manager, type, [{ key, properties }], context.scope);
+    await this.store.update(context.tx, type, [{ key, properties }], context.scope);
     await this.syncChildren(context, type, key, change);
   }
 
@@ -88,7 +89,7 @@ export class EntityWriter {
     parentKey: number,
     { merged, input, stored }: { merged: EntityRecord; input: EntityRecord; stored: EntityRecord },
   ): Promise<void> {
-    const { manager, scope } = context;
+    const { tx, scope } = context;
     for (const group of type.childGroups) {
       const inputList = input.children[group.name];
       if (!inputList) continue;
@@ -100,7 +101,7 @@ export class EntityWriter {
       const gone = storedList
         .map((c) => c.properties.key as number)
         .filter((k) => !keptKeys.has(k));
-      await this.store.delete(manager, group.child, gone, scope, 'write');
+      await this.store.delete(tx, group.child, gone, scope, 'write');
 
       const updates = mergedList
         .map((child, index) => ({
@@ -110,7 +111,7 @@ export class EntityWriter {
         }))
         .filter((entry) => entry.previous);
       await this.store.update(
-        manager,
+        tx,
         group.child,
         updates
           .map(({ child, previous }) => ({

@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { Identity } from '../common/identity';
-import { ScopedData } from '../data/scoped-data';
-import { EntityHooksRegistry } from './entity-hooks';
-import { EntityType } from './entity-type';
+import type { AccessScope } from '../access/access.scope';
+import { EntityType } from '../model/entity-type';
+import { EntityRecord } from '../model/entity-record';
 import { BusinessRuleError, HookEvent } from './entity.errors';
-import { EntityRecord } from './entity-record';
+import { HookRegistry } from './hook-registry';
+import type { JoinedTransaction } from './joined-transaction';
 
+/** Who writes, and in which transaction: the same for a record and all its children. */
 export interface HookRun {
-  identity: Identity;
-  workflow?: string;
-  data: ScopedData;
+  scope: AccessScope;
+  joined: JoinedTransaction;
 }
 
 /**
@@ -20,7 +20,7 @@ export interface HookRun {
  */
 @Injectable()
 export class HookRunner {
-  constructor(private readonly hooks: EntityHooksRegistry) {}
+  constructor(private readonly hooks: HookRegistry) {}
 
   async run(
     event: HookEvent,

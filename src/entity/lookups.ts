@@ -1,9 +1,9 @@
 import { BadRequestException } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
-import { EntityRegistry } from './entity.registry';
-import { EntityType } from './entity-type';
-import { EntityRecord } from './entity-record';
+import { EntityRegistry } from '../model/entity.registry';
+import { EntityType } from '../model/entity-type';
+import { EntityRecord } from '../model/entity-record';
 import { AccessScope } from '../access/access.scope';
+import { Transaction } from '../database/transaction';
 import { EntityStore, LookupGuard } from './entity.store';
 
 interface LookupUse {
@@ -49,9 +49,9 @@ export class Lookups {
    * One query per target entity type, whatever the number of rows: 400 naming the first
    * use whose row the caller may not read.
    */
-  async check(store: EntityStore, manager: EntityManager, scope: AccessScope): Promise<void> {
+  async check(store: EntityStore, tx: Transaction, scope: AccessScope): Promise<void> {
     for (const { type, keys } of this.targets()) {
-      const existing = await store.readableKeys(manager, type, keys, scope);
+      const existing = await store.readableKeys(tx, type, keys, scope);
       const missing = this.uses.find((use) => use.target === type.name && !existing.has(use.key));
       if (missing) {
         throw new BadRequestException(`${missing.path}: no ${type.name} with key ${missing.key}`);

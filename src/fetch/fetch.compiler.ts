@@ -1,7 +1,7 @@
 import { AccessScope } from '../access/access.scope';
 import { quoteIdentifier, SqlParameters } from '../database/sql';
-import { CAST_TYPES, PropertyType } from '../entity/entity-type';
-import { EntityRegistry } from '../entity/entity.registry';
+import { CAST_TYPES, PropertyType } from '../model/entity-type';
+import { EntityRegistry } from '../model/entity.registry';
 import { resultKey, selectedItems } from './fetch.keys';
 import { KeysetItem, keysetSql } from './fetch.paging';
 import { columnSql, filterSql, PredicateContext } from './fetch.predicates';

@@ -11,8 +11,8 @@ import {
   ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
 import type { HttpRequest, HttpResponse } from '../http/http.types';
-import { contentTypeOf, RequireContentType } from '../common/content-type.guard';
-import { CurrentIdentity } from '../auth/auth.decorators';
+import { contentTypeOf, RequireContentType } from '../http/content-type.guard';
+import { CurrentIdentity } from '../http/caller.decorators';
 import { Identity } from '../common/identity';
 import { FetchInput, FetchService } from './fetch.service';
 import { FetchDocument } from './fetch.tree';

@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { createHash, createHmac } from 'node:crypto';
 import { safeEqual } from '../common/secrets';
-import { ServerSecrets } from '../common/server-secrets.service';
+import { ServerSecrets } from '../database/server-secrets.service';
 import { SqlParameters } from '../database/sql';
 import { FetchQueryError } from './fetch.schema';
 

@@ -1,6 +1,6 @@
 import { Identity } from '../common/identity';
 import { quoteIdentifier, SqlParameters } from '../database/sql';
-import { PropertyDefinition } from '../entity/entity-type';
+import { PropertyDefinition } from '../model/entity-type';
 import { Column, FetchQueryError, ResolvedQuery, Source } from './fetch.schema';
 import { Condition, FilterGroup, Period, Scalar } from './fetch.tree';
 import { conditionValue } from './fetch.values';

@@ -1,8 +1,8 @@
 import { BadRequestException, ForbiddenException } from '@nestjs/common';
 import { AccessScope } from '../access/access.scope';
 import { didYouMean } from '../common/nearest-name';
-import { EntityType, PropertyDefinition, PropertyType } from '../entity/entity-type';
-import { EntityRegistry } from '../entity/entity.registry';
+import { EntityType, PropertyDefinition, PropertyType } from '../model/entity-type';
+import { EntityRegistry } from '../model/entity.registry';
 import { EntityQuery, LinkQuery } from './fetch.tree';
 
 /** A FETCH query that names what does not exist, or asks what cannot be done: 400. */

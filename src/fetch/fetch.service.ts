@@ -1,19 +1,18 @@
-import { BadRequestException, Injectable, ServiceUnavailableException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
-import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { AccessScope } from '../access/access.scope';
 import { AccessService } from '../access/access.service';
 import { Identity } from '../common/identity';
 import { Environment } from '../config/environment';
-import { EntityRegistry } from '../entity/entity.registry';
+import { Transaction } from '../database/transaction';
+import { EntityRegistry } from '../model/entity.registry';
 import { CompiledFetch, compileFetch, FetchLimits, HIDDEN, ResultColumn } from './fetch.compiler';
 import { FetchSyntaxError } from './fetch.errors';
+import { FetchExecutor } from './fetch.executor';
 import { FetchSyntaxException } from './fetch.exceptions';
 import { queryFromJson } from './fetch.json';
 import { cursorBinding, FetchCursors } from './fetch.paging';
-import { StatementSlots } from '../database/statement-slots';
 import { parseFetch } from './fetch.parser';
 import { printFetch } from './fetch.printer';
 import { EntityQuery, FetchDocument } from './fetch.tree';
@@ -28,7 +27,7 @@ export interface FetchOptions {
   /** `X-Fetch-Count: true`. */
   count?: boolean;
   /** A transaction to run in (a workflow's), instead of a connection of the pool. */
-  manager?: EntityManager;
+  transaction?: Transaction;
 }
 
 export interface FetchResult {
@@ -61,13 +60,11 @@ export class FetchService {
   private readonly parsed = new LRUCache<string, ReadQuery>({ max: PARSED_TEXTS });
   private readonly limits: FetchLimits;
   private readonly depth: DepthLimits;
-  private readonly timeoutMs: number;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly registry: EntityRegistry,
     private readonly cursors: FetchCursors,
-    private readonly slots: StatementSlots,
+    private readonly executor: FetchExecutor,
     private readonly access: AccessService,
     config: ConfigService<Environment, true>,
   ) {
@@ -79,7 +76,6 @@ export class FetchService {
       countCap: get('FETCH_COUNT_CAP'),
     };
     this.depth = { ...FETCH_LIMITS, linkDepth: get('FETCH_MAX_LINK_DEPTH') };
-    this.timeoutMs = get('STATEMENT_TIMEOUT_MS');
   }
 
   /** `POST /rest/fetch/parse`: the JSON tree of a FETCH text (spec 2.6). */
@@ -108,12 +104,7 @@ export class FetchService {
       options.cursor !== undefined ? await this.cursors.open(binding(), options.cursor) : undefined;
     const compiled = this.compile(query, scope, { count: options.count, after });
     const compiledAt = performance.now();
-    // Inside a workflow the workflow's turn is the query's; a request's query takes its own.
-    const raw = options.manager
-      ? await this.execute(compiled, options.manager)
-      : await this.slots.run(identity.userKey, () =>
-          this.execute(compiled, this.dataSource.manager),
-        );
+    const raw = await this.executor.run(compiled, identity.userKey, options.transaction);
     const result: FetchResult = {
       rows: raw,
       timing: { compile: compiledAt - started, database: performance.now() - compiledAt },
@@ -162,31 +153,5 @@ export class FetchService {
     options: { count?: boolean; after?: unknown[] },
   ): CompiledFetch {
     return compileFetch(query, this.registry, { scope, limits: this.limits, ...options });
-  }
-
-  private async execute(
-    compiled: CompiledFetch,
-    manager: EntityManager,
-  ): Promise<Record<string, unknown>[]> {
-    try {
-      return await manager.query(compiled.sql, compiled.params);
-    } catch (error) {
-      throw this.translate(error);
-    }
-  }
-
-  /** PostgreSQL's refusals a query can still meet after compiling, as client errors. */
-  private translate(error: unknown): unknown {
-    if (!(error instanceof QueryFailedError)) return error;
-    const { code } = error.driverError as { code?: string };
-    if (code === '57014') {
-      return new ServiceUnavailableException(
-        `The query ran longer than the server allows (${this.timeoutMs} ms): narrow it with a filter or a LIMIT`,
-      );
-    }
-    if (code?.startsWith('22')) {
-      return new BadRequestException(`A value does not fit: ${error.message}`);
-    }
-    return error;
   }
 }

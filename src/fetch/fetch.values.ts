@@ -1,5 +1,5 @@
-import { PropertyDefinition } from '../entity/entity-type';
-import { coerceValue } from '../entity/property-value';
+import { PropertyDefinition } from '../model/entity-type';
+import { coerceValue } from '../model/property-value';
 import { FetchQueryError } from './fetch.schema';
 import { Scalar } from './fetch.tree';
 

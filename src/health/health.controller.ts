@@ -6,7 +6,7 @@ import {
   HealthCheckService,
   TypeOrmHealthIndicator,
 } from '@nestjs/terminus';
-import { Public } from '../auth/auth.decorators';
+import { Public } from '../http/caller.decorators';
 
 @ApiTags('health')
 @Controller('health')

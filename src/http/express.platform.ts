@@ -3,7 +3,7 @@ import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Environment } from '../config/environment';
-import { CONSOLE_DIST, CONSOLE_PATH } from '../console/console.controller';
+import { CONSOLE_DIST, CONSOLE_PATH } from './console-files';
 import {
   onClientError,
   parserRefusal,

@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Environment } from '../config/environment';
-import { CONSOLE_DIST, CONSOLE_PATH } from '../console/console.controller';
+import { CONSOLE_DIST, CONSOLE_PATH } from './console-files';
 import { onClientError, onFastifyRefusal } from './framework-errors';
 import { bytesOf, helmetHeaders, HttpPlatform, requestId, trustProxyOf } from './http-platform';
 

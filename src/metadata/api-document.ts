@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { EntityRegistry } from '../entity/entity.registry';
+import { EntityRegistry } from '../model/entity.registry';
 import { WorkflowService } from '../workflow/workflow.service';
 import { entityDocument } from './openapi.entities';
 import { SHARED_SCHEMAS } from './openapi.shared';

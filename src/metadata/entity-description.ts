@@ -1,5 +1,5 @@
-import { labelOf } from '../entity/entity.decorators';
-import { EntityType, PropertyDefinition, PropertyType } from '../entity/entity-type';
+import { labelOf } from '../model/entity.decorators';
+import { EntityType, PropertyDefinition, PropertyType } from '../model/entity-type';
 
 /** One property as `GET /rest/metadata/entity` describes it. */
 export interface PropertyDescription {

@@ -1,6 +1,6 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { CurrentIdentity } from '../auth/auth.decorators';
+import { CurrentIdentity } from '../http/caller.decorators';
 import { Identity } from '../common/identity';
 import { WorkflowDescription, WorkflowService } from '../workflow/workflow.service';
 import { EntityDescription } from './entity-description';

@@ -1,7 +1,7 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { AccessService } from '../access/access.service';
 import { Identity } from '../common/identity';
-import { EntityRegistry } from '../entity/entity.registry';
+import { EntityRegistry } from '../model/entity.registry';
 import { describeEntity, EntityDescription } from './entity-description';
 
 /** The entity types the caller may read, as the registry knows them. */

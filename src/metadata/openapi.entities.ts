@@ -1,5 +1,5 @@
 import type { OperationObject, PathsObject, SchemaObject } from '@nestjs/swagger';
-import { EntityType, PropertyDefinition } from '../entity/entity-type';
+import { EntityType, PropertyDefinition } from '../model/entity-type';
 import {
   decimalInput,
   errorResponse,

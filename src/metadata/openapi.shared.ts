@@ -1,9 +1,9 @@
 import type { ReferenceObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
 import { ACTIONS } from '../access/access.depth';
-import type { PropertyType } from '../entity/entity-type';
+import type { PropertyType } from '../model/entity-type';
 import { HOOK_EVENTS } from '../entity/entity.errors';
 import { WRITE_OPERATIONS } from '../entity/entity.service';
-import { DECIMAL } from '../entity/property-value';
+import { DECIMAL } from '../model/property-value';
 import { ARGUMENT_TYPES } from '../workflow/workflow.decorators';
 
 /** What the entity and workflow paths of the document both build with. */

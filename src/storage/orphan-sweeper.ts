@@ -6,7 +6,7 @@ import {
   BeforeApplicationShutdown,
 } from '@nestjs/common';
 import { FsStorageBackend, SWEEP_GRACE_MS } from './backends/fs.backend';
-import { FileStore } from './file.store';
+import { FileRepository } from './file.repository';
 
 /**
  * Sweeps the file system's unrecorded bytes (FsStorageBackend.sweep) when the server
@@ -21,7 +21,7 @@ export class OrphanSweeper implements OnApplicationBootstrap, BeforeApplicationS
 
   constructor(
     @Inject(FsStorageBackend) private readonly fs: FsStorageBackend,
-    private readonly files: FileStore,
+    private readonly files: FileRepository,
   ) {}
 
   onApplicationBootstrap(): void {

@@ -21,11 +21,11 @@ import {
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
-import { CurrentIdentity } from '../auth/auth.decorators';
+import { CurrentIdentity } from '../http/caller.decorators';
 import { Identity } from '../common/identity';
 import { HttpRequest, HttpResponse, nodeRequestOf } from '../http/http.types';
-import { RequireContentType } from '../common/content-type.guard';
-import { ParseKeyPipe } from '../common/parse-key.pipe';
+import { RequireContentType } from '../http/content-type.guard';
+import { ParseKeyPipe } from '../http/parse-key.pipe';
 import { StoredFileDto, StorageService, VersionDto } from './storage.service';
 
 @ApiTags('storage')

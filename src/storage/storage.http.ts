@@ -1,6 +1,6 @@
 import contentDisposition from 'content-disposition';
 import parseRange from 'range-parser';
-import { mediaTypeOf } from '../common/content-type.guard';
+import { mediaTypeOf } from '../http/content-type.guard';
 import { ByteRange } from './backends/storage-backend';
 
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/;

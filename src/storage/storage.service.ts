@@ -7,24 +7,19 @@ import {
   NotFoundException,
 } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import { DataSource, EntityManager } from 'typeorm';
-import { etagMatches } from '../common/etag';
+import { etagMatches } from '../http/etag';
 import { AccessScope } from '../access/access.scope';
 import { AccessService } from '../access/access.service';
 import { Identity } from '../common/identity';
-import { Environment } from '../config/environment';
+import { Environment, StorageDriver } from '../config/environment';
+import { Transaction } from '../database/transaction';
+import { Transactions } from '../database/transactions.service';
 import { FormLimits, formParts } from '../http/multipart-form';
-import {
-  StorageBackend,
-  STORAGE_BACKENDS,
-  StorageDriver,
-  StoredBytes,
-} from './backends/storage-backend';
-import { FileStore, VersionRecord } from './file.store';
-import { nulDetail } from '../common/validation';
+import { StorageBackend, STORAGE_BACKENDS, StoredBytes } from './backends/storage-backend';
+import { FileRepository, VersionRecord } from './file.repository';
+import { nulDetail } from '../http/validation.pipe';
 import { dispositionOf, isActiveContent, rangeOf, storedContentType } from './storage.http';
 
 /** POST /storage's answer: the version just stored. */
@@ -67,8 +62,8 @@ export class StorageService {
 
   constructor(
     @Inject(STORAGE_BACKENDS) private readonly backends: Record<StorageDriver, StorageBackend>,
-    private readonly files: FileStore,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly files: FileRepository,
+    private readonly transactions: Transactions,
     private readonly access: AccessService,
     config: ConfigService<Environment, true>,
   ) {
@@ -91,7 +86,7 @@ export class StorageService {
   async upload(identity: Identity, request: IncomingMessage): Promise<StoredFileDto> {
     const scope = await this.access.scopeOf(identity);
     const version = this.backend.transactional
-      ? await this.dataSource.transaction((tx) => this.receive(request, scope, tx))
+      ? await this.transactions.run((tx) => this.receive(request, scope, tx))
       : await this.receive(request, scope);
     return { id: version.fileKey, ...versionDto(version) };
   }
@@ -162,7 +157,7 @@ export class StorageService {
   private async receive(
     request: IncomingMessage,
     scope: AccessScope,
-    tx?: EntityManager,
+    tx?: Transaction,
   ): Promise<VersionRecord> {
     const fields: Record<string, string> = {};
     let bytes: (StoredBytes & { filename: string; mimetype: string }) | undefined;
@@ -213,12 +208,7 @@ export class StorageService {
       driver: this.backend.driver,
     };
     // One statement: atomic without a transaction of its own on the fs path.
-    const version = await this.files.record(
-      tx ?? this.dataSource.manager,
-      fileKey,
-      newVersion,
-      scope,
-    );
+    const version = await this.files.record(fileKey, newVersion, scope, tx);
     if (!version) throw new NotFoundException(`No file ${fileKey}`);
     return version;
   }
@@ -227,7 +217,7 @@ export class StorageService {
   private async assertMayStore(
     fileKey: number | undefined,
     scope: AccessScope,
-    tx?: EntityManager,
+    tx?: Transaction,
   ): Promise<void> {
     if (fileKey === undefined) {
       if (!scope.may(this.files.type, 'create')) {

@@ -1,6 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
-import { coerceValue } from '../entity/property-value';
-import { CAST_TYPES, PropertyDefinition, PropertyType } from '../entity/entity-type';
+import { coerceValue } from '../model/property-value';
+import { CAST_TYPES, PropertyDefinition, PropertyType } from '../model/entity-type';
 import { ArgumentDefinition } from './workflow.decorators';
 import { WorkflowMethodDefinition } from './workflow.registry';
 

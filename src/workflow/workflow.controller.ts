@@ -1,8 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { CurrentIdentity } from '../auth/auth.decorators';
+import { CurrentIdentity } from '../http/caller.decorators';
 import { Identity } from '../common/identity';
-import { RequireContentType } from '../common/content-type.guard';
+import { RequireContentType } from '../http/content-type.guard';
 import { WorkflowDescription, WorkflowService } from './workflow.service';
 
 @ApiTags('workflow')

@@ -1,14 +1,18 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import { AccessModule } from '../access/access.module';
+import { DataModule } from '../data/data.module';
+import { HttpModule } from '../http/http.module';
+import { ModelModule } from '../model/model.module';
 import { WorkflowController } from './workflow.controller';
 import { WorkflowRegistry } from './workflow.registry';
 import { WorkflowService } from './workflow.service';
 
 /** Workflows written as Nest providers (@Workflow / @WorkflowMethod), found at boot. */
 @Module({
-  imports: [DiscoveryModule],
+  imports: [DiscoveryModule, HttpModule, ModelModule, AccessModule, DataModule],
   controllers: [WorkflowController],
   providers: [WorkflowRegistry, WorkflowService],
-  exports: [WorkflowRegistry, WorkflowService],
+  exports: [WorkflowService],
 })
 export class WorkflowModule {}

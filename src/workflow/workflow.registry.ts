@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { Action, ACTIONS } from '../access/access.depth';
-import { EntityRegistry } from '../entity/entity.registry';
+import { EntityRegistry } from '../model/entity.registry';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import {
   ARGUMENT_TYPES,

@@ -1,14 +1,14 @@
 import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Action } from '../access/access.depth';
+import { AccessScope } from '../access/access.scope';
 import { AccessService } from '../access/access.service';
 import { Identity } from '../common/identity';
+import { DataService } from '../data/data.service';
 import { ScopedData } from '../data/scoped-data';
-import { EntityRegistry } from '../entity/entity.registry';
-import { EntityService } from '../entity/entity.service';
-import { StatementSlots } from '../database/statement-slots';
-import { translateDatabaseError } from '../entity/database-errors';
+import { translateWriteError } from '../database/postgres-errors';
+import { StatementSlots } from '../http/statement-slots';
+import { EntityRegistry } from '../model/entity.registry';
+import { SYSTEM_COLUMNS } from '../model/entity-type';
 import { bindArguments } from './workflow.arguments';
 import { ArgumentType } from './workflow.decorators';
 import { WorkflowMethodDefinition, WorkflowRegistry } from './workflow.registry';
@@ -39,9 +39,8 @@ export interface WorkflowDescription {
 export class WorkflowService {
   constructor(
     private readonly registry: WorkflowRegistry,
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly slots: StatementSlots,
-    private readonly entities: EntityService,
+    private readonly data: DataService,
     private readonly access: AccessService,
     private readonly types: EntityRegistry,
   ) {}
@@ -78,44 +77,36 @@ export class WorkflowService {
           : `Unknown workflow "${workflow}"`,
       );
     }
-    if (method.access === 'admin' && !identity.isAdmin) {
-      throw new ForbiddenException(`Only administrators may run ${workflow}.${methodName}`);
-    }
-    await this.assertGranted(method, identity);
+    const path = `${workflow}.${methodName}`;
+    this.assertMayRun(await this.access.scopeOf(identity), path, method);
     const args = bindArguments(method, body);
     let result: unknown;
     try {
       result = await this.slots.run(identity.userKey, () =>
-        this.dataSource.transaction(
-          async (manager) =>
-            // Awaited here: a method that throws at once rolls back like one that rejects.
-            await method.run(...args, {
-              data: this.entities.scopedData(identity, {
-                manager,
-                workflow: `${workflow}.${methodName}`,
-              }),
-              identity,
-            } satisfies WorkflowContext),
+        this.data.transaction(
+          identity,
+          // Awaited here: a method that throws at once rolls back like one that rejects.
+          async (data) => await method.run(...args, { data, identity } satisfies WorkflowContext),
+          path,
         ),
       );
     } catch (error) {
-      throw translateDatabaseError(error);
+      throw translateWriteError(error, SYSTEM_COLUMNS);
     }
     const isObject = typeof result === 'object' && result !== null && !Array.isArray(result);
     return isObject ? (result as object) : { result: result ?? null };
   }
 
-  /** 403 unless the caller's roles grant what the method requires. */
-  private async assertGranted(method: WorkflowMethodDefinition, identity: Identity): Promise<void> {
-    const path = `${method.workflow}.${method.name}`;
-    const scope = await this.access.scopeOf(identity);
-    if (method.roles.length > 0 && !scope.holdsAny(method.roles)) {
-      throw new ForbiddenException(`${path} needs one of the roles ${method.roles.join(', ')}`);
-    }
-    for (const [entity, action] of Object.entries(method.requires)) {
-      if (scope.depthThroughApi(this.types.find(entity)!, action) === 'none') {
-        throw new ForbiddenException(`${path} needs ${action} on ${entity}`);
-      }
-    }
+  /** 403 unless the caller may run the method (access.scope.ts decides). */
+  private assertMayRun(scope: AccessScope, path: string, method: WorkflowMethodDefinition): void {
+    const refusal = scope.runRefusal(path, {
+      administratorsOnly: method.access === 'admin',
+      roles: method.roles,
+      requires: Object.entries(method.requires).map(([entity, action]) => [
+        this.types.find(entity)!,
+        action,
+      ]),
+    });
+    if (refusal) throw new ForbiddenException(refusal);
   }
 }

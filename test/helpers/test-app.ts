@@ -4,13 +4,13 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AppModule, AppOptions } from '../../src/app.module';
 import { createApp, initApp } from '../../src/app.setup';
-import { MEMBER_ROLE } from '../../src/access/role-grants';
+import { MEMBER_ROLE } from '../../src/directory/role.repository';
 import { ApiKeyService } from '../../src/auth/api-key.service';
-import { OrganizationService } from '../../src/auth/organization.service';
-import { UserService } from '../../src/auth/user.service';
+import { OrganizationService } from '../../src/directory/organization.service';
+import { UserService } from '../../src/directory/user.service';
 import { validateEnvironment } from '../../src/config/environment';
-import { DEMO_ORGANIZATION } from '../../src/auth/bootstrap.service';
-import { Organization, User } from '../../src/auth/entities';
+import { DEMO_ORGANIZATION } from '../../src/directory/first-boot.service';
+import { Organization, User } from '../../src/directory/entities';
 
 export interface TestApp {
   app: INestApplication;
@@ -136,16 +136,14 @@ export async function createUser(
     : await testApp.dataSource
         .getRepository(Organization)
         .findOneByOrFail({ name: DEMO_ORGANIZATION });
-  const user = await testApp.dataSource.transaction((manager) =>
-    testApp.app.get(UserService).create(manager, {
-      userName,
-      password,
-      isAdmin: options.isAdmin,
-      organizationKey: organization.key,
-      businessUnitKey: options.businessUnitKey ?? organization.idBusinessUnit,
-      roles: options.roles ?? [MEMBER_ROLE],
-    }),
-  );
+  const user = await testApp.app.get(UserService).create({
+    userName,
+    password,
+    isAdmin: options.isAdmin,
+    organizationKey: organization.key,
+    businessUnitKey: options.businessUnitKey ?? organization.idBusinessUnit,
+    roles: options.roles ?? [MEMBER_ROLE],
+  });
   return { userName, password, key: user.key };
 }
 

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { User } from './user.entity';
+import { User } from '../../directory/entities/user.entity';
 
 /** An API key: the secret is shown once; only its SHA-256 is kept. */
 @Entity('api_key')

@@ -1,9 +1,6 @@
 import { ApiKey } from './api-key.entity';
-import { BusinessUnit } from './business-unit.entity';
 import { OauthLogin } from './oauth-login.entity';
-import { Organization } from './organization.entity';
 import { Session } from './session.entity';
-import { User } from './user.entity';
 
-export { ApiKey, BusinessUnit, OauthLogin, Organization, Session, User };
-export const AUTH_ENTITIES = [Organization, BusinessUnit, User, Session, ApiKey, OauthLogin];
+export { ApiKey, OauthLogin, Session };
+export const AUTH_ENTITIES = [Session, ApiKey, OauthLogin];

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { User } from './user.entity';
+import { User } from '../../directory/entities/user.entity';
 
 /**
  * A cookie session. Only hashes of the tokens are stored, so a database leak does not

@@ -1,17 +1,9 @@
 import { Injectable, ServiceUnavailableException, UnauthorizedException } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { IDENTITY_USER_COLUMNS, IdentityUser } from '../identity.mapper';
-import { grantRoles } from '../../access/role-grants';
-import { nextKey } from '../user.service';
+import { Transactions } from '../../database/transactions.service';
+import { OrganizationService } from '../../directory/organization.service';
+import { UserRow } from '../../directory/user.repository';
+import { UserService } from '../../directory/user.service';
 import { ExternalIdentity } from './access-token.verifier';
-
-const MAX_USER_NAME = 100;
-
-export interface ExternalUser extends IdentityUser {
-  active: boolean;
-  locale: string;
-}
 
 /**
  * The user an OpenID identity signs in as: found by issuer and subject, or made on its
@@ -20,11 +12,15 @@ export interface ExternalUser extends IdentityUser {
  */
 @Injectable()
 export class ExternalUsers {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly users: UserService,
+    private readonly organizations: OrganizationService,
+    private readonly transactions: Transactions,
+  ) {}
 
-  async userFor(external: ExternalIdentity): Promise<ExternalUser> {
+  async userFor(external: ExternalIdentity): Promise<UserRow> {
     const { provider, subject } = external;
-    let user = await this.find(provider.issuer, subject);
+    let user = await this.users.findByOidcSubject(provider.issuer, subject);
     if (!user) {
       if (!provider.autoProvision) {
         throw new UnauthorizedException(
@@ -32,30 +28,20 @@ export class ExternalUsers {
         );
       }
       await this.provision(external);
-      user = await this.find(provider.issuer, subject);
+      user = await this.users.findByOidcSubject(provider.issuer, subject);
     }
     if (!user?.active) throw new UnauthorizedException('This user may not sign in');
     return user;
   }
 
-  private async find(issuer: string, subject: string): Promise<ExternalUser | undefined> {
-    const [row]: (ExternalUser | undefined)[] = await this.dataSource.query(
-      `SELECT ${IDENTITY_USER_COLUMNS}, u.active, u.locale FROM "user" u
-        WHERE u.oidc_issuer = $1 AND u.oidc_subject = $2`,
-      [issuer, subject],
-    );
-    return row;
-  }
-
-  /** Inserts the user unless a racing sign-in of the same subject did first. */
+  /** Creates the user unless a racing sign-in of the same subject did first. */
   private provision(external: ExternalIdentity): Promise<void> {
     const { provider, subject } = external;
-    return this.dataSource.transaction(async (tx) => {
-      const [place]: { organization: number; unit: number }[] = await tx.query(
-        `SELECT o.key AS organization, b.key AS unit FROM organization o
-           JOIN business_unit b ON b.id_organization = o.key AND b.name = $2
-          WHERE o.name = $1`,
-        [provider.organization, provider.businessUnit],
+    return this.transactions.run(async (tx) => {
+      const place = await this.organizations.findPlace(
+        provider.organization,
+        provider.businessUnit,
+        tx,
       );
       if (!place) {
         throw new ServiceUnavailableException(
@@ -63,52 +49,25 @@ export class ExternalUsers {
             `business unit "${provider.businessUnit}", which do not exist`,
         );
       }
-      const key = await nextKey(tx, 'user');
-      const userName = await this.freeUserName(tx, external);
-      const inserted: { key: number }[] = await tx.query(
-        `INSERT INTO "user" (key, user_name, full_name, id_organization, id_business_unit, id_user,
-                             oidc_issuer, oidc_subject)
-         VALUES ($1, $2, $3, $4, $5, $1, $6, $7)
-         ON CONFLICT (oidc_issuer, oidc_subject) WHERE oidc_subject IS NOT NULL DO NOTHING
-         RETURNING key`,
-        [
-          key,
-          userName,
-          (external.name ?? userName).slice(0, 200),
-          place.organization,
-          place.unit,
-          provider.issuer,
+      const user = await this.users.createExternal(
+        {
+          // The preferred name, else the e-mail, else `<provider>-<subject>`.
+          preferredName:
+            external.preferredUsername ?? external.email ?? `${provider.name}-${subject}`,
+          suffix: provider.name,
+          fullName: external.name,
+          ...place,
+          issuer: provider.issuer,
           subject,
-        ],
+        },
+        tx,
       );
-      if (inserted.length === 0) return;
-      const user = {
-        key,
-        idOrganization: place.organization,
-        idBusinessUnit: place.unit,
-        idUser: key,
-      };
-      await grantRoles(tx, user, provider.roles).catch((error: Error) => {
+      if (!user) return;
+      await this.users.grantRoles(user, provider.roles, tx).catch((error: Error) => {
         throw new ServiceUnavailableException(
           `OpenID provider ${provider.name} gives new users roles of "${provider.organization}": ${error.message}`,
         );
       });
     });
-  }
-
-  /** The preferred name, else the e-mail, else `<provider>-<subject>`; suffixed if taken. */
-  private async freeUserName(tx: EntityManager, external: ExternalIdentity): Promise<string> {
-    const base = (
-      external.preferredUsername ??
-      external.email ??
-      `${external.provider.name}-${external.subject}`
-    ).slice(0, MAX_USER_NAME - 12);
-    for (let n = 0; ; n++) {
-      const candidate = n === 0 ? base : `${base}-${external.provider.name.slice(0, 6)}${n}`;
-      const taken: unknown[] = await tx.query(`SELECT 1 FROM "user" WHERE user_name = $1`, [
-        candidate,
-      ]);
-      if (taken.length === 0) return candidate;
-    }
   }
 }

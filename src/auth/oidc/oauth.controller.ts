@@ -13,7 +13,7 @@ import { ConfigService } from '@nestjs/config';
 import { ApiBadRequestResponse, ApiFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { HttpRequest, HttpResponse } from '../../http/http.types';
 import { Environment } from '../../config/environment';
-import { Public } from '../auth.decorators';
+import { Public } from '../../http/caller.decorators';
 import { setRefreshCookies, setSessionCookies } from '../session-cookies';
 import { OidcProviders } from './oidc-providers.service';
 import { OidcSignIn } from './oidc-sign-in.service';

@@ -4,14 +4,14 @@ import {
   NotFoundException,
   ServiceUnavailableException,
 } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import * as oidc from 'openid-client';
-import { DataSource } from 'typeorm';
-import { Sealer } from '../../common/sealer.service';
+import { Sealer } from './sealer.service';
 import { NewSession, SessionService, SessionTokens } from '../session.service';
 import { AccessTokenVerifier, ExternalIdentity, externalIdentityOf } from './access-token.verifier';
-import { ExternalUser, ExternalUsers } from './external-users.service';
+import { UserRow } from '../../directory/user.repository';
+import { ExternalUsers } from './external-users.service';
+import { OauthLoginRepository } from './oauth-login.repository';
 import { OidcProvider } from './oidc.config';
 import { OidcProviders } from './oidc-providers.service';
 
@@ -21,7 +21,7 @@ const STATE = 'oauth-state';
 const SEALED_REFRESH_TOKEN = 'refresh-token';
 
 export interface SignedIn {
-  user: ExternalUser;
+  user: UserRow;
   tokens: SessionTokens;
 }
 
@@ -55,7 +55,7 @@ export class OidcSignIn {
     private readonly users: ExternalUsers,
     private readonly sealer: Sealer,
     private readonly sessions: SessionService,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly logins: OauthLoginRepository,
   ) {}
 
   /**
@@ -98,11 +98,7 @@ export class OidcSignIn {
     const id = randomUUID();
     const codeVerifier = oidc.randomPKCECodeVerifier();
     const nonce = oidc.randomNonce();
-    await this.dataSource.query(
-      `INSERT INTO oauth_login (id, provider, code_verifier, nonce, redirect_url, expires_at)
-       VALUES ($1, $2, $3, $4, $5, now() + make_interval(mins => $6))`,
-      [id, name, codeVerifier, nonce, redirectUrl, LOGIN_MINUTES],
-    );
+    await this.logins.insert(id, name, { codeVerifier, nonce }, redirectUrl, LOGIN_MINUTES);
     const state: SealedState = {
       id,
       provider: name,
@@ -141,17 +137,12 @@ export class OidcSignIn {
     if (!state || state.provider !== name) throw new BadRequestException('state is not valid');
     if (state.expires < Date.now())
       throw new BadRequestException('state has expired: log in again');
-    // TypeORM answers a DELETE with [rows, count].
-    const [[login]]: [{ code_verifier: string; nonce: string }[], number] =
-      await this.dataSource.query(
-        `DELETE FROM oauth_login WHERE id = $1 AND expires_at > now() RETURNING code_verifier, nonce`,
-        [state.id],
-      );
+    const login = await this.logins.consume(state.id);
     if (!login) throw new BadRequestException('state has been used already: log in again');
     let tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers;
     try {
       tokens = await oidc.authorizationCodeGrant(await this.configuration(provider), currentUrl, {
-        pkceCodeVerifier: login.code_verifier,
+        pkceCodeVerifier: login.codeVerifier,
         expectedState: sealed,
         expectedNonce: login.nonce,
         idTokenExpected: true,

@@ -1,6 +1,6 @@
 import { Column } from 'typeorm';
-import { SystemColumns } from '../../common/system-columns.entity';
-import { BusinessEntity, Secured } from '../../entity/entity.decorators';
+import { SystemColumns } from '../../model/system-columns.entity';
+import { BusinessEntity, Secured } from '../../model/entity.decorators';
 
 @BusinessEntity('account', { label: 'Customer account' })
 export class Account extends SystemColumns {

@@ -1,6 +1,6 @@
 import { Column, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { SystemColumns } from '../../common/system-columns.entity';
-import { BusinessEntity, Computed } from '../../entity/entity.decorators';
+import { SystemColumns } from '../../model/system-columns.entity';
+import { BusinessEntity, Computed } from '../../model/entity.decorators';
 import type { Invoice } from './invoice.entity';
 import { Product } from './product.entity';
 

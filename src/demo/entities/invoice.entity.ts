@@ -1,6 +1,6 @@
 import { Column, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { SystemColumns } from '../../common/system-columns.entity';
-import { BusinessEntity, ChildGroup, Computed, Label } from '../../entity/entity.decorators';
+import { SystemColumns } from '../../model/system-columns.entity';
+import { BusinessEntity, ChildGroup, Computed, Label } from '../../model/entity.decorators';
 import { Account } from './account.entity';
 import { InvoiceLine } from './invoice-line.entity';
 

@@ -1,6 +1,6 @@
 import { Column, Index } from 'typeorm';
-import { SystemColumns } from '../../common/system-columns.entity';
-import { BusinessEntity, Label } from '../../entity/entity.decorators';
+import { SystemColumns } from '../../model/system-columns.entity';
+import { BusinessEntity, Label } from '../../model/entity.decorators';
 
 @BusinessEntity('product')
 @Index(['idOrganization', 'code'], { unique: true })

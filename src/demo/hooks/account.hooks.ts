@@ -1,5 +1,4 @@
-import { EntityHooks } from '../../entity/entity.decorators';
-import { HookContext } from '../../entity/entity-hooks';
+import { EntityHooks, HookContext } from '../../data/entity-hooks';
 import { BusinessRuleError } from '../../entity/entity.errors';
 
 @EntityHooks('account')

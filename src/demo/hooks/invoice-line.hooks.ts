@@ -1,6 +1,5 @@
 import Big from 'big.js';
-import { EntityHooks } from '../../entity/entity.decorators';
-import { HookContext } from '../../entity/entity-hooks';
+import { EntityHooks, HookContext } from '../../data/entity-hooks';
 import { BusinessRuleError } from '../../entity/entity.errors';
 
 @EntityHooks('invoice_line')

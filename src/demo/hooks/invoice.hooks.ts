@@ -1,6 +1,5 @@
 import Big from 'big.js';
-import { EntityHooks } from '../../entity/entity.decorators';
-import { HookContext } from '../../entity/entity-hooks';
+import { EntityHooks, HookContext } from '../../data/entity-hooks';
 import { BusinessRuleError } from '../../entity/entity.errors';
 
 export const LINES = 'invoice_invoice_line';
@@ -12,9 +11,9 @@ export const LINES = 'invoice_invoice_line';
  */
 @EntityHooks('invoice')
 export class InvoiceHooks {
-  onBeforeInsert({ entity, identity, workflow }: HookContext): void {
+  onBeforeInsert({ entity, workflow, data }: HookContext): void {
     const { status = 'draft' } = entity.properties;
-    if (status !== 'draft' && !identity.isAdmin && !workflow) {
+    if (status !== 'draft' && !data.access.isAdministrator && !workflow) {
       throw new BusinessRuleError(
         `A new invoice is a draft, not ${String(status)}: its status moves through the invoicing workflow`,
         { propertyName: 'status' },
@@ -23,11 +22,11 @@ export class InvoiceHooks {
     entity.properties.total = totalOf(entity.children[LINES] ?? []);
   }
 
-  onBeforeUpdate({ entity, stored, identity, workflow }: HookContext): void {
+  onBeforeUpdate({ entity, stored, workflow, data }: HookContext): void {
     const before = stored!.properties.status;
     assertDraft(before, 'updated');
     const after = entity.properties.status;
-    if (after !== before && !identity.isAdmin && !workflow) {
+    if (after !== before && !data.access.isAdministrator && !workflow) {
       throw new BusinessRuleError(
         `The status moves from ${String(before)} to ${String(after)} through the invoicing workflow, not by an update`,
         { propertyName: 'status' },

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { DataSource, EntityManager } from 'typeorm';
+import { Transaction } from '../../database/transaction';
+import { FileChunkRepository } from './file-chunk.repository';
 import { Sha256Hasher } from './sha256.hasher';
 import { ByteRange, StorageBackend, StoredBytes } from './storage-backend';
 
@@ -21,12 +21,12 @@ export class DbStorageBackend implements StorageBackend {
   readonly transactional = true;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly chunks: FileChunkRepository,
     private readonly hasher: Sha256Hasher,
   ) {}
 
   /** `tx`: the upload's transaction (the backend is transactional: always given). */
-  async write(source: Readable, tx: EntityManager): Promise<StoredBytes> {
+  async write(source: Readable, tx: Transaction): Promise<StoredBytes> {
     const uploadKey = `upload:${randomUUID()}`;
     const { step, result } = this.hasher.hashing();
     let pending: Buffer[] = [];
@@ -34,11 +34,7 @@ export class DbStorageBackend implements StorageBackend {
     let seq = 0;
     const flush = async () => {
       if (pendingBytes === 0) return;
-      await tx.query(`INSERT INTO file_chunk (blob_key, seq, data) VALUES ($1, $2, $3)`, [
-        uploadKey,
-        seq++,
-        Buffer.concat(pending, pendingBytes),
-      ]);
+      await this.chunks.insert(uploadKey, seq++, Buffer.concat(pending, pendingBytes), tx);
       pending = [];
       pendingBytes = 0;
     };
@@ -58,34 +54,18 @@ export class DbStorageBackend implements StorageBackend {
     }
     await flush();
     const stored = await result();
-    // Two uploads of the same bytes take turns; the second finds the first's chunks.
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [stored.sha256]);
-    const present: unknown[] = await tx.query(
-      `SELECT 1 FROM file_chunk WHERE blob_key = $1 LIMIT 1`,
-      [stored.sha256],
-    );
-    if (present.length > 0) {
-      await tx.query(`DELETE FROM file_chunk WHERE blob_key = $1`, [uploadKey]);
-    } else {
-      await tx.query(`UPDATE file_chunk SET blob_key = $1 WHERE blob_key = $2`, [
-        stored.sha256,
-        uploadKey,
-      ]);
-    }
+    await this.chunks.fileUnder(uploadKey, stored.sha256, tx);
     return stored;
   }
 
   read(sha256: string, size: number, range?: ByteRange): Promise<Readable> {
     const { start, end } = range ?? { start: 0, end: size - 1 };
-    const dataSource = this.dataSource;
+    const stored = this.chunks;
     async function* chunks(): AsyncGenerator<Buffer> {
       for (let seq = Math.floor(start / CHUNK_BYTES); seq * CHUNK_BYTES <= end; seq++) {
-        const [row] = await dataSource.query<{ data: Buffer }[]>(
-          `SELECT data FROM file_chunk WHERE blob_key = $1 AND seq = $2`,
-          [sha256, seq],
-        );
+        const data = (await stored.read(sha256, seq))!;
         const offset = seq * CHUNK_BYTES;
-        yield row.data.subarray(Math.max(0, start - offset), end - offset + 1);
+        yield data.subarray(Math.max(0, start - offset), end - offset + 1);
       }
     }
     return Promise.resolve(Readable.from(size === 0 ? [] : chunks()));

@@ -1,8 +1,6 @@
 import { Readable } from 'node:stream';
-import type { EntityManager } from 'typeorm';
-
-export const STORAGE_DRIVERS = ['fs', 'db'] as const;
-export type StorageDriver = (typeof STORAGE_DRIVERS)[number];
+import type { StorageDriver } from '../../config/environment';
+import type { Transaction } from '../../database/transaction';
 
 export interface StoredBytes {
   sha256: string;
@@ -27,7 +25,7 @@ export interface StorageBackend {
    */
   readonly transactional: boolean;
   /** Streams the bytes in, never holding them whole; resolves once they are durable. */
-  write(source: Readable, manager?: EntityManager): Promise<StoredBytes>;
+  write(source: Readable, tx?: Transaction): Promise<StoredBytes>;
   /** The stored bytes of `sha256` (`size` long), or the range of them. */
   read(sha256: string, size: number, range?: ByteRange): Promise<Readable>;
 }

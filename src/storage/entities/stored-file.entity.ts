@@ -1,6 +1,6 @@
 import { Column } from 'typeorm';
-import { SystemColumns } from '../../common/system-columns.entity';
-import { BusinessEntity, ChildGroup } from '../../entity/entity.decorators';
+import { SystemColumns } from '../../model/system-columns.entity';
+import { BusinessEntity, ChildGroup } from '../../model/entity.decorators';
 import { FileVersion } from './file-version.entity';
 
 /**

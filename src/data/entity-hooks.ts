@@ -1,0 +1,82 @@
+import { Injectable, OnModuleInit, SetMetadata } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import type { Identity } from '../common/identity';
+import { HOOK_EVENTS } from '../entity/entity.errors';
+import { HookCall, HookHandlers, HookRegistry } from '../entity/hook-registry';
+import type { EntityRecord } from '../model/entity-record';
+import { DataService } from './data.service';
+import type { ScopedData } from './scoped-data';
+
+const ENTITY_HOOKS = 'atrium:entity-hooks';
+
+/** A Nest provider holding the business rules of one entity type, found at boot. */
+export function EntityHooks(entityName: string): ClassDecorator {
+  return (target) => {
+    SetMetadata(ENTITY_HOOKS, entityName)(target);
+    Injectable()(target);
+  };
+}
+
+export interface HookContext {
+  /**
+   * The entity as it will be written: on update, the stored properties with the incoming
+   * ones over them, and the incoming child groups in place of the stored ones. Hooks may
+   * set computed properties on it.
+   */
+  entity: EntityRecord;
+  /** The entity as stored, on update and delete. */
+  stored?: EntityRecord;
+  identity: Identity;
+  /**
+   * The workflow method (`invoicing.issue`) making this write; undefined for a write
+   * through `/rest/entity`. A rule can keep a change for the workflow that owns it.
+   */
+  workflow?: string;
+  /**
+   * Reads and writes inside the write's transaction, as the caller: its organization,
+   * privileges and secured properties apply.
+   */
+  data: ScopedData;
+}
+
+type HookMethod = (context: HookContext) => unknown;
+
+/**
+ * Finds the `@EntityHooks` providers at boot and registers their methods with the
+ * entity engine, each called with the scoped data API of the write's transaction.
+ */
+@Injectable()
+export class EntityHooksExplorer implements OnModuleInit {
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly hooks: HookRegistry,
+    private readonly data: DataService,
+  ) {}
+
+  onModuleInit(): void {
+    for (const wrapper of this.discovery.getProviders()) {
+      const { metatype } = wrapper;
+      const instance = wrapper.instance as Record<string, unknown> | undefined;
+      if (!metatype || !instance) continue;
+      const entityName = Reflect.getMetadata(ENTITY_HOOKS, metatype) as string | undefined;
+      if (entityName) this.hooks.register(entityName, this.handlersOf(instance));
+    }
+  }
+
+  private handlersOf(instance: Record<string, unknown>): HookHandlers {
+    const handlers: HookHandlers = {};
+    for (const event of HOOK_EVENTS) {
+      const method = instance[event] as HookMethod | undefined;
+      if (typeof method !== 'function') continue;
+      handlers[event] = ({ entity, stored, scope, joined }: HookCall) =>
+        method.call(instance, {
+          entity,
+          stored,
+          identity: scope.identity,
+          workflow: joined.workflow,
+          data: this.data.within(scope, joined),
+        });
+    }
+    return handlers;
+  }
+}

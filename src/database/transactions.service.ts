@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import {
+  DataSource,
+  EntitySubscriberInterface,
+  TransactionCommitEvent,
+  TransactionRollbackEvent,
+} from 'typeorm';
+import { managerOf, Transaction } from './transaction';
+
+/** Where a transaction's after-commit work waits (TypeORM's per-connection `data`). */
+const AFTER_COMMIT = 'atrium:after-commit';
+
+/** TypeORM's `data` of a connection (a QueryRunner), which it leaves to its users. */
+type QueryRunnerData = Record<string, unknown> | undefined;
+
+/**
+ * Opens transactions, joins them, and runs work once they commit. The one place besides
+ * the repositories that holds the DataSource for writing.
+ */
+@Injectable()
+export class Transactions implements EntitySubscriberInterface {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    dataSource.subscribers.push(this);
+  }
+
+  /**
+   * Runs `work` inside `joined` when that is a transaction under way (a hook's, a
+   * workflow's: its statements and the caller's are one), else in a new transaction,
+   * committed when `work` resolves and rolled back when it throws.
+   */
+  async run<T>(work: (tx: Transaction) => Promise<T>, joined?: Transaction): Promise<T> {
+    if (joined?.active) return await work(joined);
+    return this.dataSource.transaction((manager) => work(new Transaction(manager)));
+  }
+
+  /**
+   * Waits for, then holds until `tx` ends, the lock named `name`: transactions taking the
+   * same name run that part one after the other. For what a unique index can only refuse,
+   * not order (the next number of a series).
+   */
+  async lock(tx: Transaction, name: string): Promise<void> {
+    await managerOf(tx).query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [name]);
+  }
+
+  /** Runs `callback` once `tx` commits (never if it rolls back). */
+  afterCommit(tx: Transaction, callback: () => void): void {
+    const data: QueryRunnerData = managerOf(tx).queryRunner?.data;
+    if (!data) return;
+    const callbacks = (data[AFTER_COMMIT] ??= []) as (() => void)[];
+    callbacks.push(callback);
+  }
+
+  /** TypeORM's subscriber call: the transaction's connection has committed. */
+  afterTransactionCommit(event: TransactionCommitEvent): void {
+    for (const callback of takeCallbacks(event.queryRunner.data)) callback();
+  }
+
+  afterTransactionRollback(event: TransactionRollbackEvent): void {
+    takeCallbacks(event.queryRunner.data);
+  }
+}
+
+function takeCallbacks(data: QueryRunnerData): (() => void)[] {
+  const callbacks = (data?.[AFTER_COMMIT] as (() => void)[] | undefined) ?? [];
+  if (data) delete data[AFTER_COMMIT];
+  return callbacks;
+}

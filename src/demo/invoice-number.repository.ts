@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import { GenerateSql, IN_TRANSACTION } from '../database/generate-sql';
+import { Sql } from '../database/sql.service';
+import { Transaction } from '../database/transaction';
+
+/** Invoice numbers, which are unique in an organization. */
+@Injectable()
+export class InvoiceNumberRepository {
+  constructor(private readonly sql: Sql) {}
+
+  /**
+   * The highest number starting with `prefix` in the organization, read past the
+   * caller's privileges: whoever may read the invoice holding it, the number is taken.
+   */
+  @GenerateSql({ params: [1, 'INV-2026-', IN_TRANSACTION] })
+  async highest(organizationKey: number, prefix: string, tx: Transaction): Promise<string | null> {
+    const row = await this.sql.row<{ last: string | null }>(
+      `SELECT max(number) AS last FROM invoice WHERE id_organization = $1 AND number LIKE $2`,
+      [organizationKey, `${prefix}%`],
+      tx,
+    );
+    return row!.last;
+  }
+}

@@ -1,0 +1,47 @@
+import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccessModule } from '../access/access.module';
+import { ModelModule } from '../model/model.module';
+import { BusinessUnitHooks } from './business-unit.hooks';
+import { DIRECTORY_ENTITIES } from './entities';
+import { FirstBootService } from './first-boot.service';
+import { OrganizationRepository } from './organization.repository';
+import { OrganizationService } from './organization.service';
+import {
+  RoleFieldPermissionHooks,
+  RoleHooks,
+  RolePrivilegeHooks,
+  UserRoleHooks,
+} from './role.hooks';
+import { RoleRepository } from './role.repository';
+import { UserRepository } from './user.repository';
+import { UserService } from './user.service';
+
+/**
+ * Who is who: organizations, their business units, users, security roles and who holds
+ * them; and on an empty database, the first organization.
+ */
+@Module({
+  imports: [
+    DiscoveryModule,
+    TypeOrmModule.forFeature(DIRECTORY_ENTITIES),
+    ModelModule,
+    AccessModule,
+  ],
+  providers: [
+    OrganizationService,
+    OrganizationRepository,
+    UserService,
+    UserRepository,
+    RoleRepository,
+    FirstBootService,
+    RoleHooks,
+    UserRoleHooks,
+    RolePrivilegeHooks,
+    RoleFieldPermissionHooks,
+    BusinessUnitHooks,
+  ],
+  exports: [OrganizationService, UserService],
+})
+export class DirectoryModule {}

@@ -1,0 +1,139 @@
+import { Injectable } from '@nestjs/common';
+import { GenerateSql, IN_TRANSACTION } from '../database/generate-sql';
+import { Sql } from '../database/sql.service';
+import { Transaction } from '../database/transaction';
+import { Owner } from '../model/owner';
+
+export interface OrganizationRow {
+  key: number;
+  name: string;
+  /** The organization's first unit (its owner column), where its users start. */
+  idBusinessUnit: number;
+}
+
+export interface BusinessUnitRow {
+  key: number;
+  name: string;
+  idOrganization: number;
+}
+
+const OWNER = { organizationKey: 1, businessUnitKey: 1, userKey: 1 };
+
+/** The SQL of organizations and their business units outside the entity engine. */
+@Injectable()
+export class OrganizationRepository {
+  constructor(private readonly sql: Sql) {}
+
+  /** Holds organization creation to one transaction at a time until `tx` ends. */
+  @GenerateSql({ params: [IN_TRANSACTION] })
+  async lockCreation(tx: Transaction): Promise<void> {
+    await this.sql.run(`SELECT pg_advisory_xact_lock(hashtext('atrium.organization'))`, [], tx);
+  }
+
+  @GenerateSql({ params: ['Demo'] })
+  findByName(name: string, tx?: Transaction): Promise<OrganizationRow | undefined> {
+    return this.sql.row(
+      `SELECT key, name, id_business_unit AS "idBusinessUnit" FROM organization WHERE name = $1`,
+      [name],
+      tx,
+    );
+  }
+
+  @GenerateSql()
+  async any(): Promise<boolean> {
+    return (await this.sql.rows(`SELECT 1 FROM organization LIMIT 1`)).length > 0;
+  }
+
+  /** The unit named `name` of an organization. */
+  @GenerateSql({ params: [1, 'Main'] })
+  findBusinessUnit(organizationKey: number, name: string): Promise<BusinessUnitRow | undefined> {
+    return this.sql.row(
+      `SELECT key, name, id_organization AS "idOrganization" FROM business_unit
+        WHERE id_organization = $1 AND name = $2`,
+      [organizationKey, name],
+    );
+  }
+
+  @GenerateSql({ params: [1] })
+  findBusinessUnitByKey(key: number): Promise<BusinessUnitRow | undefined> {
+    return this.sql.row(
+      `SELECT key, name, id_organization AS "idOrganization" FROM business_unit WHERE key = $1`,
+      [key],
+    );
+  }
+
+  /**
+   * Keys for a new organization and its first unit, drawn ahead of the rows: those two and
+   * the first user own each other (the owner columns are checked at commit).
+   */
+  @GenerateSql({ params: [IN_TRANSACTION] })
+  async drawKeys(tx: Transaction): Promise<{ organizationKey: number; businessUnitKey: number }> {
+    const row = await this.sql.row<{ organizationKey: number; businessUnitKey: number }>(
+      `SELECT nextval(pg_get_serial_sequence('organization', 'key')) AS "organizationKey",
+              nextval(pg_get_serial_sequence('business_unit', 'key')) AS "businessUnitKey"`,
+      [],
+      tx,
+    );
+    return row!;
+  }
+
+  /** An organization under a drawn key, owned by `owner`. */
+  @GenerateSql({ params: ['Acme', OWNER, IN_TRANSACTION] })
+  async insertOrganization(name: string, owner: Owner, tx: Transaction): Promise<OrganizationRow> {
+    const row = await this.sql.row<OrganizationRow>(
+      `INSERT INTO organization (key, name, id_organization, id_business_unit, id_user)
+       VALUES ($1, $2, $1, $3, $4) RETURNING key, name, id_business_unit AS "idBusinessUnit"`,
+      [owner.organizationKey, name, owner.businessUnitKey, owner.userKey],
+      tx,
+    );
+    return row!;
+  }
+
+  /** A business unit under a drawn key, owned by `owner`, at the top of its tree. */
+  @GenerateSql({ params: ['Main', OWNER, IN_TRANSACTION] })
+  async insertBusinessUnit(name: string, owner: Owner, tx: Transaction): Promise<BusinessUnitRow> {
+    const row = await this.sql.row<BusinessUnitRow>(
+      `INSERT INTO business_unit (key, name, id_organization, id_business_unit, id_user)
+       VALUES ($2, $1, $3, $2, $4) RETURNING key, name, id_organization AS "idOrganization"`,
+      [name, owner.businessUnitKey, owner.organizationKey, owner.userKey],
+      tx,
+    );
+    return row!;
+  }
+
+  /** The organization and unit of those names, where an OpenID provider lands new users. */
+  @GenerateSql({ params: ['Demo', 'Main', IN_TRANSACTION] })
+  findPlace(
+    organization: string,
+    businessUnit: string,
+    tx: Transaction,
+  ): Promise<{ organizationKey: number; businessUnitKey: number } | undefined> {
+    return this.sql.row(
+      `SELECT o.key AS "organizationKey", b.key AS "businessUnitKey" FROM organization o
+         JOIN business_unit b ON b.id_organization = o.key AND b.name = $2
+        WHERE o.name = $1`,
+      [organization, businessUnit],
+      tx,
+    );
+  }
+
+  /**
+   * Whether `unitKey` is `parentKey` or above it: placing the unit under that parent would
+   * make a cycle. Reads every unit above the parent, whoever may read them (a cycle is a
+   * cycle), in `tx`.
+   */
+  @GenerateSql({ params: [1, 2, IN_TRANSACTION] })
+  async isAtOrAbove(unitKey: number, parentKey: number, tx: Transaction): Promise<boolean> {
+    const rows = await this.sql.rows(
+      `WITH RECURSIVE above AS (
+         SELECT key, id_parent_business_unit FROM business_unit WHERE key = $1
+         UNION
+         SELECT b.key, b.id_parent_business_unit FROM business_unit b
+           JOIN above a ON b.key = a.id_parent_business_unit
+       ) SELECT 1 FROM above WHERE key = $2`,
+      [parentKey, unitKey],
+      tx,
+    );
+    return rows.length > 0;
+  }
+}

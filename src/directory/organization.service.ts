@@ -1,0 +1,128 @@
+import { ConflictException, Injectable } from '@nestjs/common';
+import { Transaction } from '../database/transaction';
+import { Transactions } from '../database/transactions.service';
+import { EntityRegistry } from '../model/entity.registry';
+import {
+  BusinessUnitRow,
+  OrganizationRepository,
+  OrganizationRow,
+} from './organization.repository';
+import { RoleRepository } from './role.repository';
+import { UserRow } from './user.repository';
+import { UserService } from './user.service';
+
+export const DEFAULT_BUSINESS_UNIT = 'Main';
+
+export interface NewOrganization {
+  name: string;
+  adminUserName: string;
+  adminPassword: string;
+}
+
+export interface CreatedOrganization {
+  organization: OrganizationRow;
+  businessUnit: BusinessUnitRow;
+  admin: UserRow;
+}
+
+/** Organizations: made with their first unit, administrator and role, in one transaction. */
+@Injectable()
+export class OrganizationService {
+  constructor(
+    private readonly organizations: OrganizationRepository,
+    private readonly roles: RoleRepository,
+    private readonly users: UserService,
+    private readonly registry: EntityRegistry,
+    private readonly transactions: Transactions,
+  ) {}
+
+  /**
+   * An organization, its business unit `Main`, its admin user and role `member`, in one
+   * transaction.
+   * The three rows own each other (system columns), so their keys are drawn first and
+   * the foreign keys are checked at commit.
+   */
+  createOrganization(input: NewOrganization): Promise<CreatedOrganization> {
+    return this.transactions.run((tx) => this.insertOrganization(input, tx));
+  }
+
+  /** Creates the organization unless one with that name exists (undefined then). */
+  ensureOrganization(input: NewOrganization): Promise<CreatedOrganization | undefined> {
+    return this.transactions.run(async (tx) => {
+      // Two instances starting on an empty database must not both create it.
+      await this.organizations.lockCreation(tx);
+      const existing = await this.organizations.findByName(input.name, tx);
+      return existing ? undefined : this.insertOrganization(input, tx);
+    });
+  }
+
+  hasAnyOrganization(): Promise<boolean> {
+    return this.organizations.any();
+  }
+
+  findByName(name: string): Promise<OrganizationRow | undefined> {
+    return this.organizations.findByName(name);
+  }
+
+  /** The organization's unit of that name; without one, the unit its users start in. */
+  findBusinessUnit(
+    organization: OrganizationRow,
+    name: string | undefined,
+  ): Promise<BusinessUnitRow | undefined> {
+    return name === undefined
+      ? this.organizations.findBusinessUnitByKey(organization.idBusinessUnit)
+      : this.organizations.findBusinessUnit(organization.key, name);
+  }
+
+  /** The keys of the organization and unit of those names, in `tx`. */
+  findPlace(
+    organization: string,
+    businessUnit: string,
+    tx: Transaction,
+  ): Promise<{ organizationKey: number; businessUnitKey: number } | undefined> {
+    return this.organizations.findPlace(organization, businessUnit, tx);
+  }
+
+  private async insertOrganization(
+    input: NewOrganization,
+    tx: Transaction,
+  ): Promise<CreatedOrganization> {
+    if (await this.organizations.findByName(input.name, tx)) {
+      throw new ConflictException(`Organization ${input.name} already exists`);
+    }
+    if (await this.users.findByName(input.adminUserName, tx)) {
+      throw new ConflictException(`User ${input.adminUserName} already exists`);
+    }
+    const { organizationKey, businessUnitKey } = await this.organizations.drawKeys(tx);
+    const admin = await this.users.create(
+      {
+        userName: input.adminUserName,
+        password: input.adminPassword,
+        isAdmin: true,
+        organizationKey,
+        businessUnitKey,
+      },
+      tx,
+    );
+    const owner = { organizationKey, businessUnitKey, userKey: admin.key };
+    const organization = await this.organizations.insertOrganization(input.name, owner, tx);
+    const businessUnit = await this.organizations.insertBusinessUnit(
+      DEFAULT_BUSINESS_UNIT,
+      owner,
+      tx,
+    );
+    await this.roles.insertMemberRole(owner, this.securedProperties(), tx);
+    return { organization, businessUnit, admin };
+  }
+
+  /** Every secured property the entity types declare: role `member` grants them all. */
+  private securedProperties(): { entity: string; property: string }[] {
+    return this.registry
+      .all()
+      .flatMap((type) =>
+        [...type.properties.values()]
+          .filter((property) => property.secured)
+          .map((property) => ({ entity: type.name, property: property.name })),
+      );
+  }
+}

@@ -1,0 +1,146 @@
+import { BadRequestException, Injectable, UnauthorizedException } from '@nestjs/common';
+import { Transaction } from '../database/transaction';
+import { Transactions } from '../database/transactions.service';
+import { Owner } from '../model/owner';
+import { hashPassword, UNKNOWN_USER_HASH, verifyPassword } from './password-hasher';
+import { RoleRepository } from './role.repository';
+import { UserRepository, UserRow } from './user.repository';
+
+export const MIN_PASSWORD_LENGTH = 8;
+const MAX_USER_NAME = 100;
+
+export interface NewUser {
+  userName: string;
+  fullName?: string;
+  password: string;
+  isAdmin?: boolean;
+  organizationKey: number;
+  businessUnitKey: number;
+  /** The user recorded as creator; a first user creates itself. */
+  createdBy?: number;
+  /** Names of roles of the organization the user holds. */
+  roles?: string[];
+}
+
+/** A user an OpenID provider signs in, made on its first sign-in. */
+export interface NewExternalUser {
+  /** What to name the user; suffixed with `suffix` and a number when the name is taken. */
+  preferredName: string;
+  suffix: string;
+  /** By default the name it gets. */
+  fullName?: string;
+  organizationKey: number;
+  businessUnitKey: number;
+  issuer: string;
+  subject: string;
+}
+
+/** Users: their passwords, creation, and the roles they hold. */
+@Injectable()
+export class UserService {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly roles: RoleRepository,
+    private readonly transactions: Transactions,
+  ) {}
+
+  /**
+   * The active user with that name and password, or undefined. An unknown user is
+   * checked against a dummy hash so it takes as long as a wrong password.
+   */
+  async verifyCredentials(userName: string, password: string): Promise<UserRow | undefined> {
+    const user = await this.users.withPasswordHash(userName);
+    const matches = await verifyPassword(password, user?.passwordHash ?? UNKNOWN_USER_HASH);
+    if (!matches || !user?.active) return undefined;
+    const { passwordHash: _hash, ...found } = user;
+    return found;
+  }
+
+  async changePassword(userKey: number, current: string, next: string): Promise<void> {
+    const hash = await this.users.passwordHash(userKey);
+    if (!hash || !(await verifyPassword(current, hash))) {
+      throw new UnauthorizedException('The current password is wrong');
+    }
+    await this.users.setPasswordHash(userKey, await hashPassword(next));
+  }
+
+  findByName(userName: string, tx?: Transaction): Promise<UserRow | undefined> {
+    return this.users.findByName(userName, tx);
+  }
+
+  findByOidcSubject(issuer: string, subject: string): Promise<UserRow | undefined> {
+    return this.users.findByOidcSubject(issuer, subject);
+  }
+
+  /** Creates a user with its roles, inside `tx` when given. */
+  async create(input: NewUser, tx?: Transaction): Promise<UserRow> {
+    if (input.password.length < MIN_PASSWORD_LENGTH) {
+      throw new BadRequestException(
+        `The password must be at least ${MIN_PASSWORD_LENGTH} characters`,
+      );
+    }
+    const passwordHash = await hashPassword(input.password);
+    return this.transactions.run(async (tx) => {
+      const user = await this.users.insert(
+        {
+          userName: input.userName,
+          fullName: input.fullName ?? input.userName,
+          passwordHash,
+          isAdmin: input.isAdmin ?? false,
+          organizationKey: input.organizationKey,
+          businessUnitKey: input.businessUnitKey,
+          createdBy: input.createdBy,
+        },
+        tx,
+      );
+      await this.grantRoles(user!, input.roles ?? [], tx);
+      return user!;
+    }, tx);
+  }
+
+  /**
+   * Creates the user of an OpenID identity under a free name: undefined when a racing
+   * sign-in of the same subject created it first.
+   */
+  async createExternal(input: NewExternalUser, tx: Transaction): Promise<UserRow | undefined> {
+    const userName = await this.freeName(input.preferredName, input.suffix, tx);
+    return this.users.insert(
+      {
+        userName,
+        fullName: (input.fullName ?? userName).slice(0, 200),
+        passwordHash: null,
+        isAdmin: false,
+        organizationKey: input.organizationKey,
+        businessUnitKey: input.businessUnitKey,
+        oidc: { issuer: input.issuer, subject: input.subject },
+      },
+      tx,
+    );
+  }
+
+  /** Gives a user roles of its organization by name (400 naming one that does not exist). */
+  async grantRoles(user: UserRow, roleNames: string[], tx?: Transaction): Promise<void> {
+    await this.transactions.run(
+      (tx) => this.roles.grantRoles(user.key, ownerOfUserRow(user), roleNames, tx),
+      tx,
+    );
+  }
+
+  /** `preferred`, or it suffixed `-<suffix><n>` with the first n that makes it free. */
+  private async freeName(preferred: string, suffix: string, tx: Transaction): Promise<string> {
+    const base = preferred.slice(0, MAX_USER_NAME - 12);
+    for (let n = 0; ; n++) {
+      const candidate = n === 0 ? base : `${base}-${suffix.slice(0, 6)}${n}`;
+      if (!(await this.users.findByName(candidate, tx))) return candidate;
+    }
+  }
+}
+
+/** A user row's owner columns, which the rows written for it (its roles) share. */
+function ownerOfUserRow(user: UserRow): Owner {
+  return {
+    organizationKey: user.idOrganization,
+    businessUnitKey: user.idBusinessUnit,
+    userKey: user.idUser,
+  };
+}

@@ -1,0 +1,115 @@
+import { Entity } from 'typeorm';
+
+export const BUSINESS_ENTITY = 'atrium:business-entity';
+export const CHILD_GROUPS = 'atrium:child-groups';
+export const COMPUTED_PROPERTIES = 'atrium:computed-properties';
+export const SECURED_PROPERTIES = 'atrium:secured-properties';
+export const PROPERTY_LABELS = 'atrium:property-labels';
+
+/**
+ * Who may create, update and delete an entity type through the API: holders of a role
+ * granting it (`everyone` the security roles let), administrators, or nobody.
+ */
+export type WriteAccess = 'everyone' | 'admin' | 'nobody';
+
+export interface BusinessEntityOptions {
+  write?: WriteAccess;
+  /**
+   * Whether security roles decide who reads and changes its records, by depth (the
+   * default for `write: 'everyone'`); otherwise the whole organization reads it. Child
+   * types follow their parent's.
+   */
+  privileges?: boolean;
+  /**
+   * Properties a client may send but never reads back (e.g. a user's `password`); they
+   * are handed to the hooks, which turn them into stored columns, and never stored as is.
+   */
+  writeOnly?: string[];
+  /** The name people read (metadata, the OpenAPI document); by default the name in words. */
+  label?: string;
+}
+
+export interface BusinessEntityDefinition extends Required<BusinessEntityOptions> {
+  name: string;
+}
+
+/**
+ * Registers a TypeORM entity class as an entity type of the API under `name`, which is
+ * also its table. The class extends `SystemColumns`.
+ */
+export function BusinessEntity(name: string, options: BusinessEntityOptions = {}): ClassDecorator {
+  return (target) => {
+    Entity(name)(target);
+    const definition: BusinessEntityDefinition = {
+      name,
+      write: options.write ?? 'everyone',
+      privileges: options.privileges ?? (options.write ?? 'everyone') === 'everyone',
+      writeOnly: options.writeOnly ?? [],
+      label: options.label ?? labelOf(name),
+    };
+    Reflect.defineMetadata(BUSINESS_ENTITY, definition, target);
+  };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+type EntityClass = Function;
+
+/**
+ * Declares a child group on the parent: its JSON name is `<parent>_<child>`, and the
+ * child class must have a many-to-one to the parent (`id_<parent>`, ON DELETE CASCADE).
+ */
+export function ChildGroup(child: () => EntityClass): PropertyDecorator {
+  return (prototype) => {
+    const groups =
+      (Reflect.getMetadata(CHILD_GROUPS, prototype.constructor) as (() => EntityClass)[]) ?? [];
+    Reflect.defineMetadata(CHILD_GROUPS, [...groups, child], prototype.constructor);
+  };
+}
+
+/** A property its hooks compute: clients may not set it (it is read-only in the API). */
+export function Computed(): PropertyDecorator {
+  return (prototype, propertyKey) => {
+    const names =
+      (Reflect.getMetadata(COMPUTED_PROPERTIES, prototype.constructor) as string[]) ?? [];
+    Reflect.defineMetadata(
+      COMPUTED_PROPERTIES,
+      [...names, String(propertyKey)],
+      prototype.constructor,
+    );
+  };
+}
+
+/**
+ * A property only holders of a role granting it may read (left out of reads, a 403 in
+ * FETCH) or update (a 403 on write): `role_role_field_permission`.
+ */
+export function Secured(): PropertyDecorator {
+  return (prototype, propertyKey) => {
+    const names =
+      (Reflect.getMetadata(SECURED_PROPERTIES, prototype.constructor) as string[]) ?? [];
+    Reflect.defineMetadata(
+      SECURED_PROPERTIES,
+      [...names, String(propertyKey)],
+      prototype.constructor,
+    );
+  };
+}
+
+/** The name people read for a property; by default its name in words (`labelOf`). */
+export function Label(label: string): PropertyDecorator {
+  return (prototype, propertyKey) => {
+    const labels =
+      (Reflect.getMetadata(PROPERTY_LABELS, prototype.constructor) as Record<string, string>) ?? {};
+    Reflect.defineMetadata(
+      PROPERTY_LABELS,
+      { ...labels, [String(propertyKey)]: label },
+      prototype.constructor,
+    );
+  };
+}
+
+/** `credit_limit` → "Credit limit"; a lookup `id_account` → "Account". */
+export function labelOf(name: string): string {
+  const words = name.replace(/^id_(?=.)/, '').replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
