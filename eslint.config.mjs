@@ -51,6 +51,12 @@ export default tseslint.config(
             },
             { name: 'pg', message: 'Reach the database through src/database/.' },
           ],
+          patterns: [
+            {
+              group: ['**/database/sql.service'],
+              message: 'Only repositories (*.repository.ts) send SQL.',
+            },
+          ],
         },
       ],
       'no-restricted-syntax': [

@@ -17,8 +17,6 @@ export interface BusinessUnitRow {
   idOrganization: number;
 }
 
-const OWNER = { organizationKey: 1, businessUnitKey: 1, userKey: 1 };
-
 /** The SQL of organizations and their business units outside the entity engine. */
 @Injectable()
 export class OrganizationRepository {
@@ -78,7 +76,9 @@ export class OrganizationRepository {
   }
 
   /** An organization under a drawn key, owned by `owner`. */
-  @GenerateSql({ params: ['Acme', OWNER, IN_TRANSACTION] })
+  @GenerateSql({
+    params: ['Acme', { organizationKey: 2, businessUnitKey: 1, userKey: 1 }, IN_TRANSACTION],
+  })
   async insertOrganization(name: string, owner: Owner, tx: Transaction): Promise<OrganizationRow> {
     const row = await this.sql.row<OrganizationRow>(
       `INSERT INTO organization (key, name, id_organization, id_business_unit, id_user)
@@ -90,7 +90,9 @@ export class OrganizationRepository {
   }
 
   /** A business unit under a drawn key, owned by `owner`, at the top of its tree. */
-  @GenerateSql({ params: ['Main', OWNER, IN_TRANSACTION] })
+  @GenerateSql({
+    params: ['Sales', { organizationKey: 1, businessUnitKey: 2, userKey: 1 }, IN_TRANSACTION],
+  })
   async insertBusinessUnit(name: string, owner: Owner, tx: Transaction): Promise<BusinessUnitRow> {
     const row = await this.sql.row<BusinessUnitRow>(
       `INSERT INTO business_unit (key, name, id_organization, id_business_unit, id_user)

@@ -60,7 +60,7 @@ export class RoleRepository {
    * a role the user holds already is kept once. The rows have the user row's owner, as a
    * child group's rows have their parent's.
    */
-  @GenerateSql({ params: [1, OWNER, ['member'], IN_TRANSACTION] })
+  @GenerateSql({ params: [1, OWNER, ['reader'], IN_TRANSACTION] })
   async grantRoles(
     userKey: number,
     userOwner: Owner,

@@ -14,7 +14,13 @@ export class OauthLoginRepository {
   constructor(private readonly sql: Sql) {}
 
   @GenerateSql({
-    params: ['00000000-0000-4000-8000-000000000000', 'idp', 'verifier', 'nonce', 'https://app', 10],
+    params: [
+      '00000000-0000-4000-8000-000000000000',
+      'idp',
+      { codeVerifier: 'verifier', nonce: 'nonce' },
+      'https://app.example/signed-in',
+      10,
+    ],
   })
   async insert(
     id: string,

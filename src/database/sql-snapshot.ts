@@ -1,0 +1,148 @@
+import { Injectable, Provider } from '@nestjs/common';
+import { GENERATE_SQL, IN_TRANSACTION, SqlSnapshotCall } from './generate-sql';
+import { Sql } from './sql.service';
+import { Transaction } from './transaction';
+import { Transactions } from './transactions.service';
+
+/** The Sql the snapshot tool hands the repositories: it notes each statement sent. */
+@Injectable()
+export class RecordingSql extends Sql {
+  statements: string[] = [];
+
+  protected override send(text: string, values: unknown[], tx?: Transaction): Promise<unknown> {
+    this.statements.push(text);
+    return super.send(text, values, tx);
+  }
+}
+
+/** The providers that put RecordingSql in Sql's place. */
+export const RECORDING_SQL: Provider[] = [
+  RecordingSql,
+  { provide: Sql, useExisting: RecordingSql },
+];
+
+/** One call of a repository method and what it sent. */
+export interface RecordedCall {
+  label: string;
+  params: unknown[];
+  statements: string[];
+}
+
+/**
+ * Every row a call starts from: an organization (key 1) with its unit `Main`, its
+ * administrator `admin` and a role `reader`, which the administrator holds. Everything
+ * else is emptied and the keys start again at 1, so every run sends the same.
+ */
+async function resetDatabase(sql: RecordingSql, transactions: Transactions): Promise<void> {
+  const tables = await sql.rows<{ name: string }>(
+    `SELECT quote_ident(tablename) AS name FROM pg_tables
+      WHERE schemaname = 'public' AND tablename <> 'migrations' ORDER BY tablename`,
+  );
+  await sql.run(`TRUNCATE ${tables.map((t) => t.name).join(', ')} RESTART IDENTITY CASCADE`);
+  const owner = `1, 1, 1`; // organization, unit, user: each other's owners, checked at commit
+  await transactions.run(async (tx) => {
+    await sql.run(
+      `INSERT INTO organization (name, id_organization, id_business_unit, id_user)
+       VALUES ('Snapshot', ${owner})`,
+      [],
+      tx,
+    );
+    await sql.run(
+      `INSERT INTO business_unit (name, id_organization, id_business_unit, id_user)
+       VALUES ('Main', ${owner})`,
+      [],
+      tx,
+    );
+    await sql.run(
+      `INSERT INTO "user" (user_name, full_name, is_admin, id_organization, id_business_unit, id_user)
+       VALUES ('admin', 'Admin', true, ${owner})`,
+      [],
+      tx,
+    );
+    await sql.run(
+      `INSERT INTO role (name, id_organization, id_business_unit, id_user)
+       VALUES ('reader', ${owner})`,
+      [],
+      tx,
+    );
+    await sql.run(
+      `INSERT INTO user_role (id_parent_user, id_role, id_organization, id_business_unit, id_user)
+       VALUES (1, 1, ${owner})`,
+      [],
+      tx,
+    );
+  });
+}
+
+/**
+ * Calls each `@GenerateSql` method of `repository` with the arguments its marks give,
+ * each from the same rows (resetDatabase), in a transaction when an argument asks for
+ * one; and what each sent. A call that fails fails the snapshot: every statement in it
+ * has run on the migrated schema.
+ */
+export async function recordCalls(
+  repository: object,
+  sql: RecordingSql,
+  transactions: Transactions,
+): Promise<RecordedCall[]> {
+  const prototype = Object.getPrototypeOf(repository) as object;
+  const recorded: RecordedCall[] = [];
+  for (const name of Object.getOwnPropertyNames(prototype).sort()) {
+    const method: unknown = Object.getOwnPropertyDescriptor(prototype, name)!.value;
+    if (typeof method !== 'function') continue;
+    const calls = Reflect.getMetadata(GENERATE_SQL, method) as SqlSnapshotCall[] | undefined;
+    for (const call of calls ?? []) {
+      const label = `${repository.constructor.name}.${name}${call.name ? ` (${call.name})` : ''}`;
+      await resetDatabase(sql, transactions);
+      sql.statements = [];
+      const run = (tx?: Transaction) =>
+        (method as (...args: unknown[]) => Promise<unknown>).apply(
+          repository,
+          call.params.map((param) => (param === IN_TRANSACTION ? tx : param)),
+        );
+      try {
+        await (call.params.includes(IN_TRANSACTION) ? transactions.run(run) : run());
+      } catch (error) {
+        throw new Error(`${label} failed: ${(error as Error).message}`);
+      }
+      recorded.push({ label, params: call.params, statements: sql.statements });
+      sql.statements = [];
+    }
+  }
+  return recorded;
+}
+
+/** The snapshot file of one repository: each call, its arguments and its statements. */
+export function formatSnapshot(source: string, calls: RecordedCall[]): string {
+  const sections = calls.map(({ label, params, statements }) =>
+    [
+      `-- ${label}`,
+      `-- arguments: ${params.map(describeValue).join(', ')}`,
+      ...statements.map((text) => `${dedent(text)};`),
+    ].join('\n'),
+  );
+  return [`-- The SQL of ${source}: written by npm run sql:generate, checked by CI.`, ...sections]
+    .join('\n\n')
+    .concat('\n');
+}
+
+/**
+ * A statement without the indentation of the code it was written in (or spliced from):
+ * its first line as it starts, the others two spaces in.
+ */
+function dedent(text: string): string {
+  const [first, ...rest] = text.trim().split('\n');
+  return [first, ...rest.map((line) => `  ${line.trim()}`)].join('\n');
+}
+
+function describeValue(value: unknown): string {
+  if (value === IN_TRANSACTION) return '<transaction>';
+  if (value === undefined) return 'undefined';
+  if (Buffer.isBuffer(value)) return `<${value.length} bytes>`;
+  if (value instanceof Date) return value.toISOString();
+  const { constructor } = typeof value === 'object' && value !== null ? value : {};
+  if (constructor && constructor !== Object && constructor !== Array) {
+    return `<${constructor.name}>`;
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,26 @@
+-- The SQL of src/auth/api-key.repository.ts: written by npm run sql:generate, checked by CI.
+
+-- ApiKeyRepository.insert
+-- arguments: 1, "reporting job", "sha256", null
+INSERT INTO api_key (id_user, name, secret_hash, expires_at) VALUES ($1, $2, $3, $4)
+  RETURNING key AS id, name, created_at AS "createdAt", expires_at AS "expiresAt",
+  last_used_at AS "lastUsedAt";
+
+-- ApiKeyRepository.listOf
+-- arguments: 1
+SELECT key AS id, name, created_at AS "createdAt", expires_at AS "expiresAt",
+  last_used_at AS "lastUsedAt" FROM api_key WHERE id_user = $1 AND revoked_at IS NULL ORDER BY key;
+
+-- ApiKeyRepository.revoke
+-- arguments: 1, 1
+UPDATE api_key SET revoked_at = now()
+  WHERE key = $1 AND id_user = $2 AND revoked_at IS NULL;
+
+-- ApiKeyRepository.use
+-- arguments: "sha256"
+UPDATE api_key k SET last_used_at = now()
+  FROM "user" u
+  WHERE k.secret_hash = $1 AND u.key = k.id_user AND u.active
+  AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())
+  RETURNING k.key AS "apiKeyId", k.expires_at AS "expiresAt", u.locale, u.key, u.user_name AS "userName", u.full_name AS "fullName",
+  u.id_organization AS "idOrganization", u.id_business_unit AS "idBusinessUnit", u.is_admin AS "isAdmin";

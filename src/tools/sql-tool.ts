@@ -1,0 +1,131 @@
+import { DynamicModule, Module, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { basename, join, relative, resolve } from 'node:path';
+import { appEntities } from '../app.module';
+import { DatabaseModule } from '../database/database.module';
+import { GENERATE_SQL } from '../database/generate-sql';
+import { formatSnapshot, RECORDING_SQL, recordCalls, RecordingSql } from '../database/sql-snapshot';
+import { onThrowawayDatabase } from '../database/throwaway-database';
+import { Transactions } from '../database/transactions.service';
+import { ModelModule } from '../model/model.module';
+
+/**
+ * `npm run sql:generate` and `npm run sql:check`: the statements each repository sends,
+ * as calls of its `@GenerateSql` methods send them on a throwaway database where the
+ * migrations ran, in src/queries/<repository file>.sql. `generate` writes the files;
+ * `check` fails when one would change, or names no repository any more (CI's drift
+ * check), so a change to a repository's SQL shows in review as a diff of its file.
+ */
+const SRC = resolve(__dirname, '..');
+const QUERIES = join(SRC, 'queries');
+
+interface RepositoryFile {
+  path: string;
+  classes: Type[];
+}
+
+@Module({})
+class SqlToolModule {
+  static forRoot(databaseUrl: string, repositories: Type[]): DynamicModule {
+    return {
+      module: SqlToolModule,
+      imports: [DatabaseModule.forCommands(databaseUrl, 2, appEntities()), ModelModule],
+      providers: [...RECORDING_SQL, ...repositories],
+    };
+  }
+}
+
+async function main([command]: string[]): Promise<number> {
+  if (command !== 'generate' && command !== 'check') {
+    console.error('Usage: sql-tool generate | check');
+    return 2;
+  }
+  const files = await repositoryFiles(SRC);
+  const snapshots = await onThrowawayDatabase((url) => snapshotsOf(url, files));
+  if (command === 'generate') {
+    await rm(QUERIES, { recursive: true, force: true });
+    await mkdir(QUERIES, { recursive: true });
+    for (const [name, text] of snapshots) await writeFile(join(QUERIES, name), text);
+    console.log(`Wrote ${snapshots.size} files in ${relative(process.cwd(), QUERIES)}`);
+    return 0;
+  }
+  const written = new Set(await readdir(QUERIES).catch(() => []));
+  const stale: string[] = [];
+  for (const [name, text] of snapshots) {
+    const current = written.has(name) ? await readFile(join(QUERIES, name), 'utf8') : undefined;
+    if (current !== text) stale.push(`${name} ${current === undefined ? 'is missing' : 'differs'}`);
+    written.delete(name);
+  }
+  stale.push(...[...written].map((name) => `${name} names no repository`));
+  if (stale.length === 0) {
+    console.log(`The SQL snapshots agree with the ${snapshots.size} repositories.`);
+    return 0;
+  }
+  console.error(
+    `The SQL snapshots in ${relative(process.cwd(), QUERIES)} are out of date ` +
+      `(npm run sql:generate writes them):\n${stale.map((line) => `  ${line}`).join('\n')}`,
+  );
+  return 1;
+}
+
+/** Each repository file's snapshot text, by snapshot file name. */
+async function snapshotsOf(url: string, files: RepositoryFile[]): Promise<Map<string, string>> {
+  const context = await NestFactory.createApplicationContext(
+    SqlToolModule.forRoot(
+      url,
+      files.flatMap((file) => file.classes),
+    ),
+    { logger: false, abortOnError: false },
+  );
+  try {
+    const sql = context.get(RecordingSql);
+    const transactions = context.get(Transactions);
+    const snapshots = new Map<string, string>();
+    for (const { path, classes } of files) {
+      const calls = [];
+      for (const type of classes) {
+        calls.push(...(await recordCalls(context.get(type), sql, transactions)));
+      }
+      const source = relative(resolve(SRC, '..'), path);
+      snapshots.set(basename(path).replace(/\.ts$/, '.sql'), formatSnapshot(source, calls));
+    }
+    return snapshots;
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * The *.repository.ts files under `dir` with classes of `@GenerateSql` methods (one whose
+ * SQL a library writes, login_limit's, has none), and those classes.
+ */
+async function repositoryFiles(dir: string): Promise<RepositoryFile[]> {
+  const entries = await readdir(dir, { recursive: true });
+  const paths = entries.filter((entry) => entry.endsWith('.repository.ts')).sort();
+  return paths
+    .map((entry) => {
+      const path = join(dir, entry);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const exported = Object.values(require(path) as Record<string, unknown>);
+      return { path, classes: exported.filter(isSnapshotted) };
+    })
+    .filter((file) => file.classes.length > 0);
+}
+
+function isSnapshotted(value: unknown): value is Type {
+  if (typeof value !== 'function') return false;
+  const prototype = value.prototype as object;
+  return Object.getOwnPropertyNames(prototype).some((name) => {
+    const member: unknown = Object.getOwnPropertyDescriptor(prototype, name)!.value;
+    return typeof member === 'function' && Reflect.hasMetadata(GENERATE_SQL, member);
+  });
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    console.error(`The SQL snapshot tool failed: ${error.stack ?? error.message}`);
+    process.exit(1);
+  },
+);
