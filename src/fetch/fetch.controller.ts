@@ -16,7 +16,7 @@ import { CurrentIdentity } from '../http/caller.decorators';
 import { Identity } from '../common/identity';
 import { FetchInput, FetchService } from './fetch.service';
 import { FetchDocument } from './fetch.tree';
-import { ResultColumn } from './fetch.compiler';
+import { ResultColumn } from './fetch.select';
 
 const EXAMPLE = 'FETCH account (name, key AS id) ORDER BY name ASC LIMIT 10';
 const TEXT = 'text/plain';

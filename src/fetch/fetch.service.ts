@@ -7,7 +7,8 @@ import { Identity } from '../common/identity';
 import { Environment } from '../config/environment';
 import { Transaction } from '../database/transaction';
 import { EntityRegistry } from '../model/entity.registry';
-import { CompiledFetch, compileFetch, FetchLimits, HIDDEN, ResultColumn } from './fetch.compiler';
+import { FetchLimits, HIDDEN } from './fetch.compilation';
+import { CompiledFetch, compileFetch } from './fetch.compiler';
 import { FetchSyntaxError } from './fetch.errors';
 import { FetchExecutor } from './fetch.executor';
 import { FetchSyntaxException } from './fetch.exceptions';
@@ -15,6 +16,7 @@ import { queryFromJson } from './fetch.json';
 import { cursorBinding, FetchCursors } from './fetch.paging';
 import { parseFetch } from './fetch.parser';
 import { printFetch } from './fetch.printer';
+import { ResultColumn } from './fetch.select';
 import { EntityQuery, FetchDocument } from './fetch.tree';
 import { FetchLimits as DepthLimits, FETCH_LIMITS } from './fetch.validation';
 
