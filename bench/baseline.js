@@ -219,7 +219,7 @@ function describe(request, identity) {
 }
 
 // ---- The entity engine, for invoice / invoice_line only ------------------------------
-// The registry's view of the two types (src/entity/entity.registry.ts from the entities in
+// The registry's view of the two types (src/model/entity.registry.ts from the entities in
 // src/demo/entities): API name = column name, in TypeORM's column order, which is the
 // order of the SELECT lists and of a read's properties.
 const system = (type) => ({ type, origin: 'system' });
@@ -385,7 +385,7 @@ class HttpError extends Error {
 }
 const invalid = (path, problem) => new HttpError(400, { detail: `${path}: ${problem}` });
 
-// src/entity/property-value.ts: coerceValue, for the types the two entities use.
+// src/model/property-value.ts: coerceValue, for the types the two entities use.
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 const INTEGER_TEXT = /^-?\d+$/;
 const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/;

@@ -10,7 +10,7 @@
  */
 const net = require('node:net');
 
-/** The application_name of the app's access listener (src/access/access.changes.ts). */
+/** The application_name of the app's LISTEN connection (src/database/postgres-listener.ts). */
 const LISTENER = 'atrium access listener';
 
 /** The startup message's parameters: name and value, NUL-terminated, in pairs. */

@@ -296,7 +296,7 @@ async function load(server, scenario, ctx, round) {
 }
 
 /**
- * The app's connection listening for access changes (src/access/access.changes.ts) is
+ * The app's connection listening for access changes (src/database/postgres-listener.ts) is
  * left alone: it runs no request's statements, and while it reconnects the app caches no
  * access scope, which would count statements a running server does not send.
  */

@@ -22,10 +22,8 @@ export const CsrfExempt = () => SetMetadata(IS_CSRF_EXEMPT, true);
 /**
  * The caller the authentication guard found, handed to the route as a parameter: a
  * service method that acts for the caller takes it first, as immich's do, instead of
- * reading it from an AsyncLocalStorage. On Node 20 such a store runs a hook for every
- * promise of every request; measured on the large benchmark's read, it cost about a tenth
- * of the server's CPU (README, "Performance at scale"). A public route gets `undefined`
- * for an anonymous caller.
+ * reading it from an AsyncLocalStorage (on Node 20 such a store runs a hook for every
+ * promise of every request). A public route gets `undefined` for an anonymous caller.
  */
 export const CurrentIdentity = createParamDecorator(
   (_data: unknown, context: ExecutionContext): Identity | undefined =>

@@ -13,14 +13,15 @@ import {
 import { helmetHeaders, HttpPlatform, requestId, trustProxyOf } from './http-platform';
 
 /**
- * Nest's Express adapter, with two shortcuts on the way of every request (README,
- * "Performance at scale"):
+ * Nest's Express adapter, with two shortcuts on the way of every request (the README's
+ * "Performance at scale" has what they saved):
  *
  * - Node makes each request and response as an instance of a subclass whose prototype
- *   stands in for Express's (app.request, app.response). Express otherwise swaps the
- *   prototype of each one (`Object.setPrototypeOf`), which V8's property caches miss on
- *   and which kept what the request made alive through young-generation collections:
- *   an entity read took a third less CPU without the swap.
+ *   stands in for Express's (app.request, app.response). Relies on Express's handler
+ *   swapping the prototype of each one (`Object.setPrototypeOf(req, app.request)`) for
+ *   those two objects, so the swap changes nothing (express.platform.spec.ts fails when
+ *   it reads them elsewhere), and on Node's `createServer` options IncomingMessage and
+ *   ServerResponse. A swapped prototype is what V8's property caches miss on.
  * - The usual answer, a JSON object with a body, is serialised and ended with its two
  *   headers, where Express's `res.json` and `res.send` would also parse and rebuild the
  *   Content-Type, copy the text into a Buffer and check the request's freshness. The

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { setFlagsFromString } from 'node:v8';
 import { limitHeapGrowth } from './heap-growth';
 
@@ -15,5 +16,12 @@ describe('limitHeapGrowth', () => {
     limitHeapGrowth(['--heap-growing-percent=200']);
     limitHeapGrowth(['--heap_growing_percent=50']);
     expect(setFlagsFromString).not.toHaveBeenCalled();
+  });
+});
+
+describe("V8's heap-growing-percent flag", () => {
+  it('is a flag this Node’s V8 still has (an unknown one is set silently)', () => {
+    const flags = execFileSync(process.execPath, ['--v8-options']).toString();
+    expect(flags).toMatch(/--heap-growing-percent\b/);
   });
 });
