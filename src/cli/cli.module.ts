@@ -5,11 +5,7 @@ import { ApiKeyRepository } from '../auth/api-key.repository';
 import { ApiKeyService } from '../auth/api-key.service';
 import { validateEnvironment } from '../config/environment';
 import { DatabaseModule } from '../database/database.module';
-import { OrganizationRepository } from '../directory/organization.repository';
-import { OrganizationService } from '../directory/organization.service';
-import { RoleRepository } from '../directory/role.repository';
-import { UserRepository } from '../directory/user.repository';
-import { UserService } from '../directory/user.service';
+import { DIRECTORY_SERVICES } from '../directory/directory.module';
 import { ModelModule } from '../model/model.module';
 import { AdminCommandsService } from './admin-commands.service';
 
@@ -41,16 +37,7 @@ export class CliModule {
         // A new organization's role member grants every secured property the types declare.
         ModelModule,
       ],
-      providers: [
-        OrganizationService,
-        OrganizationRepository,
-        UserService,
-        UserRepository,
-        RoleRepository,
-        ApiKeyService,
-        ApiKeyRepository,
-        AdminCommandsService,
-      ],
+      providers: [...DIRECTORY_SERVICES, ApiKeyService, ApiKeyRepository, AdminCommandsService],
     };
   }
 }

@@ -28,32 +28,26 @@ const SERVICES: Provider[] = [Sql, Transactions, ServerSecrets, OrmMetadata, Pos
 export class DatabaseModule {
   /** The server's: its pool and statement timeout, the modules' entities, its migrations. */
   static forRoot(databaseUrl: string, migrations: MigrationClass[] = []): DynamicModule {
-    return {
-      module: DatabaseModule,
-      global: true,
-      providers: SERVICES,
-      exports: SERVICES,
-      imports: [
-        TypeOrmModule.forRootAsync({
-          inject: [ConfigService],
-          useFactory: (config: ConfigService<Environment, true>) => ({
-            ...buildDataSourceOptions({
-              url: databaseUrl,
-              poolSize: config.get('DATABASE_POOL_SIZE', { infer: true }),
-              statementTimeoutMs: config.get('STATEMENT_TIMEOUT_MS', { infer: true }),
-            }),
-            // The modules' forFeature entities: the list appEntities() gives the CLI and
-            // the migration tool.
-            autoLoadEntities: true,
-            migrations: [...MIGRATIONS, ...migrations],
-            logger: new TypeOrmLogger(),
-            // A failing migration fails the start at once; a database not there yet is
-            // tried again (nine times, three seconds apart).
-            toRetry: isConnectionFailure,
+    return DatabaseModule.on(
+      TypeOrmModule.forRootAsync({
+        inject: [ConfigService],
+        useFactory: (config: ConfigService<Environment, true>) => ({
+          ...buildDataSourceOptions({
+            url: databaseUrl,
+            poolSize: config.get('DATABASE_POOL_SIZE', { infer: true }),
+            statementTimeoutMs: config.get('STATEMENT_TIMEOUT_MS', { infer: true }),
           }),
+          // The modules' forFeature entities: the list appEntities() gives the CLI and
+          // the migration tool.
+          autoLoadEntities: true,
+          migrations: [...MIGRATIONS, ...migrations],
+          logger: new TypeOrmLogger(),
+          // A failing migration fails the start at once; a database not there yet is
+          // tried again (nine times, three seconds apart).
+          toRetry: isConnectionFailure,
         }),
-      ],
-    };
+      }),
+    );
   }
 
   /** A command's: `poolSize` connections, the app's entities, no statement timeout. */
@@ -62,20 +56,24 @@ export class DatabaseModule {
     poolSize: number,
     entities: EntityClass[],
   ): DynamicModule {
+    return DatabaseModule.on(
+      TypeOrmModule.forRoot({
+        ...buildDataSourceOptions({ url: databaseUrl, poolSize }),
+        entities,
+        // A command fails at once on an unreachable database; the server's default
+        // of nine retries three seconds apart would look like a hang.
+        retryAttempts: 0,
+      }),
+    );
+  }
+
+  private static on(typeOrm: DynamicModule): DynamicModule {
     return {
       module: DatabaseModule,
       global: true,
+      imports: [typeOrm],
       providers: SERVICES,
       exports: SERVICES,
-      imports: [
-        TypeOrmModule.forRoot({
-          ...buildDataSourceOptions({ url: databaseUrl, poolSize }),
-          entities,
-          // A command fails at once on an unreachable database; the server's default
-          // of nine retries three seconds apart would look like a hang.
-          retryAttempts: 0,
-        }),
-      ],
     };
   }
 }

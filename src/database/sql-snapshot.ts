@@ -28,6 +28,15 @@ export interface RecordedCall {
   statements: string[];
 }
 
+const OWNER = 'id_organization, id_business_unit, id_user';
+const SEED = [
+  `INSERT INTO organization (name, ${OWNER}) VALUES ('Snapshot', 1, 1, 1)`,
+  `INSERT INTO business_unit (name, ${OWNER}) VALUES ('Main', 1, 1, 1)`,
+  `INSERT INTO "user" (user_name, full_name, is_admin, ${OWNER}) VALUES ('admin', 'Admin', true, 1, 1, 1)`,
+  `INSERT INTO role (name, ${OWNER}) VALUES ('reader', 1, 1, 1)`,
+  `INSERT INTO user_role (id_parent_user, id_role, ${OWNER}) VALUES (1, 1, 1, 1, 1)`,
+];
+
 /**
  * Every row a call starts from: an organization (key 1) with its unit `Main`, its
  * administrator `admin` and a role `reader`, which the administrator holds. Everything
@@ -39,38 +48,9 @@ async function resetDatabase(sql: RecordingSql, transactions: Transactions): Pro
       WHERE schemaname = 'public' AND tablename <> 'migrations' ORDER BY tablename`,
   );
   await sql.run(`TRUNCATE ${tables.map((t) => t.name).join(', ')} RESTART IDENTITY CASCADE`);
-  const owner = `1, 1, 1`; // organization, unit, user: each other's owners, checked at commit
+  // Each the owner of the others: organization 1, unit 1, user 1, checked at commit.
   await transactions.run(async (tx) => {
-    await sql.run(
-      `INSERT INTO organization (name, id_organization, id_business_unit, id_user)
-       VALUES ('Snapshot', ${owner})`,
-      [],
-      tx,
-    );
-    await sql.run(
-      `INSERT INTO business_unit (name, id_organization, id_business_unit, id_user)
-       VALUES ('Main', ${owner})`,
-      [],
-      tx,
-    );
-    await sql.run(
-      `INSERT INTO "user" (user_name, full_name, is_admin, id_organization, id_business_unit, id_user)
-       VALUES ('admin', 'Admin', true, ${owner})`,
-      [],
-      tx,
-    );
-    await sql.run(
-      `INSERT INTO role (name, id_organization, id_business_unit, id_user)
-       VALUES ('reader', ${owner})`,
-      [],
-      tx,
-    );
-    await sql.run(
-      `INSERT INTO user_role (id_parent_user, id_role, id_organization, id_business_unit, id_user)
-       VALUES (1, 1, ${owner})`,
-      [],
-      tx,
-    );
+    for (const insert of SEED) await sql.run(insert, [], tx);
   });
 }
 

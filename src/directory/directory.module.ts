@@ -18,6 +18,15 @@ import { RoleRepository } from './role.repository';
 import { UserRepository } from './user.repository';
 import { UserService } from './user.service';
 
+/** The directory's services and what they stand on: the CLI takes these without the hooks. */
+export const DIRECTORY_SERVICES = [
+  OrganizationService,
+  OrganizationRepository,
+  UserService,
+  UserRepository,
+  RoleRepository,
+];
+
 /**
  * Who is who: organizations, their business units, users, security roles and who holds
  * them; and on an empty database, the first organization.
@@ -30,11 +39,7 @@ import { UserService } from './user.service';
     AccessModule,
   ],
   providers: [
-    OrganizationService,
-    OrganizationRepository,
-    UserService,
-    UserRepository,
-    RoleRepository,
+    ...DIRECTORY_SERVICES,
     FirstBootService,
     RoleHooks,
     UserRoleHooks,

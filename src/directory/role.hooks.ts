@@ -35,31 +35,44 @@ export class RoleHooks extends AccessChangingHooks {}
 export class UserRoleHooks extends AccessChangingHooks {}
 
 /**
- * A privilege names a type roles govern (a top-level one: children follow their parent).
- * Checked where a name is written, not on delete or an unchanged row: a role whose type
- * an application later removed can still be edited and deleted.
+ * A row naming an entity type (and a property) that must exist as `check` says. Checked
+ * where a name is written, not on delete or an unchanged row: a role whose type an
+ * application later removed can still be edited and deleted.
  */
-@EntityHooks('role_privilege')
-export class RolePrivilegeHooks extends AccessChangingHooks {
+@Injectable()
+abstract class NamingHooks extends AccessChangingHooks {
   constructor(
     access: AccessService,
-    private readonly registry: EntityRegistry,
+    protected readonly registry: EntityRegistry,
   ) {
     super(access);
   }
 
+  /** The properties holding the names. */
+  protected abstract readonly names: string[];
+
+  /** Fails with the rule's 424 when the names are not what the row may name. */
+  protected abstract check(properties: Record<string, string>): void;
+
   override onBeforeInsert(context: HookContext): unknown {
-    this.check(context);
+    this.check(context.entity.properties as Record<string, string>);
     return super.onBeforeInsert(context);
   }
 
   override onBeforeUpdate(context: HookContext): unknown {
-    if (namesChanged(context, ['entity_name'])) this.check(context);
+    if (namesChanged(context, this.names)) {
+      this.check(context.entity.properties as Record<string, string>);
+    }
     return super.onBeforeUpdate(context);
   }
+}
 
-  private check(context: HookContext): void {
-    const name = context.entity.properties.entity_name as string;
+/** A privilege names a type roles govern (a top-level one: children follow their parent). */
+@EntityHooks('role_privilege')
+export class RolePrivilegeHooks extends NamingHooks {
+  protected readonly names = ['entity_name'];
+
+  protected check({ entity_name: name }: Record<string, string>): void {
     const type = this.registry.find(name);
     if (name !== EVERY_TYPE && (!type || type.parent || !type.privileges)) {
       const governed = this.registry.all().filter((t) => t.privileges && !t.parent);
@@ -71,31 +84,12 @@ export class RolePrivilegeHooks extends AccessChangingHooks {
   }
 }
 
-/** A field permission names a secured property (checked as a privilege's type is). */
+/** A field permission names a secured property. */
 @EntityHooks('role_field_permission')
-export class RoleFieldPermissionHooks extends AccessChangingHooks {
-  constructor(
-    access: AccessService,
-    private readonly registry: EntityRegistry,
-  ) {
-    super(access);
-  }
+export class RoleFieldPermissionHooks extends NamingHooks {
+  protected readonly names = ['entity_name', 'property'];
 
-  override onBeforeInsert(context: HookContext): unknown {
-    this.check(context);
-    return super.onBeforeInsert(context);
-  }
-
-  override onBeforeUpdate(context: HookContext): unknown {
-    if (namesChanged(context, ['entity_name', 'property'])) this.check(context);
-    return super.onBeforeUpdate(context);
-  }
-
-  private check(context: HookContext): void {
-    const { entity_name: entityName, property } = context.entity.properties as Record<
-      string,
-      string
-    >;
+  protected check({ entity_name: entityName, property }: Record<string, string>): void {
     if (!this.registry.find(entityName)?.properties.get(property)?.secured) {
       throw new BusinessRuleError(`${entityName}.${property} is not a secured property`, {
         propertyName: 'property',
