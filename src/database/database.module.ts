@@ -9,6 +9,7 @@ import { MIGRATIONS } from './migrations';
 import { OrmMetadata } from './orm-metadata.service';
 import { isConnectionFailure } from './postgres-errors';
 import { PostgresListener } from './postgres-listener';
+import { ServerSecretRepository } from './server-secret.repository';
 import { ServerSecrets } from './server-secrets.service';
 import { Sql } from './sql.service';
 import { Transactions } from './transactions.service';
@@ -17,7 +18,14 @@ import { TypeOrmLogger } from './typeorm-logger';
 export type MigrationClass = new () => MigrationInterface;
 
 /** What every feature module reaches the database through, besides its repositories. */
-const SERVICES: Provider[] = [Sql, Transactions, ServerSecrets, OrmMetadata, PostgresListener];
+const SERVICES: Provider[] = [
+  Sql,
+  Transactions,
+  ServerSecrets,
+  ServerSecretRepository,
+  OrmMetadata,
+  PostgresListener,
+];
 
 /**
  * TypeORM on the given URL: a PostgreSQL server, or the embedded one that main.ts (or

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { PromiseCache } from '../common/promise-cache';
 import { newSecret } from '../common/secrets';
+import { ServerSecretRepository } from './server-secret.repository';
 
 /**
  * Named secrets kept in the database, made on first use, so that every instance on one
@@ -13,19 +12,11 @@ import { newSecret } from '../common/secrets';
 export class ServerSecrets {
   private readonly cache = new PromiseCache<Buffer>();
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly secrets: ServerSecretRepository) {}
 
   get(name: string): Promise<Buffer> {
-    return this.cache.get(name, () => this.load(name));
-  }
-
-  /** One statement whoever comes first: the insert wins, a racing one reads its value. */
-  private async load(name: string): Promise<Buffer> {
-    const [row]: { value: string }[] = await this.dataSource.query(
-      `INSERT INTO server_secret (name, value) VALUES ($1, $2)
-       ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING value`,
-      [name, newSecret()],
+    return this.cache.get(name, async () =>
+      Buffer.from(await this.secrets.claim(name, newSecret()), 'base64url'),
     );
-    return Buffer.from(row.value, 'base64url');
   }
 }

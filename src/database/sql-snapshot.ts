@@ -57,8 +57,8 @@ async function resetDatabase(sql: RecordingSql, transactions: Transactions): Pro
 /**
  * Calls each `@GenerateSql` method of `repository` with the arguments its marks give,
  * each from the same rows (resetDatabase), in a transaction when an argument asks for
- * one; and what each sent. A call that fails fails the snapshot: every statement in it
- * has run on the migrated schema.
+ * one; and what each sent. A call that fails, or sends nothing, fails the snapshot: every
+ * statement in it has run on the migrated schema.
  */
 export async function recordCalls(
   repository: object,
@@ -85,6 +85,8 @@ export async function recordCalls(
       } catch (error) {
         throw new Error(`${label} failed: ${(error as Error).message}`);
       }
+      // None at all: the repository sent them by another way than Sql, unrecorded.
+      if (sql.statements.length === 0) throw new Error(`${label} sent no statement through Sql`);
       recorded.push({ label, params: call.params, statements: sql.statements });
       sql.statements = [];
     }

@@ -1,5 +1,5 @@
-import { DynamicModule, Module, Type } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { DynamicModule, Injectable, Module, Type } from '@nestjs/common';
+import { ModuleRef, NestFactory } from '@nestjs/core';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join, relative, resolve } from 'node:path';
 import { appEntities } from '../app.module';
@@ -25,13 +25,26 @@ interface RepositoryFile {
   classes: Type[];
 }
 
+/**
+ * Makes repositories in the tool module, where Sql is RecordingSql (the database module
+ * has instances of its own, ServerSecretRepository among them, that send through Sql).
+ */
+@Injectable()
+class Repositories {
+  constructor(private readonly moduleRef: ModuleRef) {}
+
+  make(type: Type): Promise<object> {
+    return this.moduleRef.create(type);
+  }
+}
+
 @Module({})
 class SqlToolModule {
-  static forRoot(databaseUrl: string, repositories: Type[]): DynamicModule {
+  static forRoot(databaseUrl: string): DynamicModule {
     return {
       module: SqlToolModule,
       imports: [DatabaseModule.forCommands(databaseUrl, 2, appEntities()), ModelModule],
-      providers: [...RECORDING_SQL, ...repositories],
+      providers: [...RECORDING_SQL, Repositories],
     };
   }
 }
@@ -71,21 +84,19 @@ async function main([command]: string[]): Promise<number> {
 
 /** Each repository file's snapshot text, by snapshot file name. */
 async function snapshotsOf(url: string, files: RepositoryFile[]): Promise<Map<string, string>> {
-  const context = await NestFactory.createApplicationContext(
-    SqlToolModule.forRoot(
-      url,
-      files.flatMap((file) => file.classes),
-    ),
-    { logger: false, abortOnError: false },
-  );
+  const context = await NestFactory.createApplicationContext(SqlToolModule.forRoot(url), {
+    logger: false,
+    abortOnError: false,
+  });
   try {
+    const repositories = context.get(Repositories);
     const sql = context.get(RecordingSql);
     const transactions = context.get(Transactions);
     const snapshots = new Map<string, string>();
     for (const { path, classes } of files) {
       const calls = [];
       for (const type of classes) {
-        calls.push(...(await recordCalls(context.get(type), sql, transactions)));
+        calls.push(...(await recordCalls(await repositories.make(type), sql, transactions)));
       }
       const source = relative(resolve(SRC, '..'), path);
       snapshots.set(basename(path).replace(/\.ts$/, '.sql'), formatSnapshot(source, calls));
