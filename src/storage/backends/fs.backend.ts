@@ -61,18 +61,15 @@ export class FsStorageBackend implements StorageBackend, OnModuleInit {
 
   async write(source: Readable): Promise<StoredBytes> {
     const temporaryPath = join(this.temporary, randomUUID());
+    // `flush`: fsync before the stream closes, so the rename below names durable bytes.
+    const target = createWriteStream(temporaryPath, {
+      flags: 'wx',
+      flush: true,
+      highWaterMark: CHUNK_BYTES,
+    });
     try {
       const { step, result } = this.hasher.hashing();
-      // `flush`: fsync before the stream closes, so the rename below names durable bytes.
-      await pipeline(
-        source,
-        step,
-        createWriteStream(temporaryPath, {
-          flags: 'wx',
-          flush: true,
-          highWaterMark: CHUNK_BYTES,
-        }),
-      );
+      await pipeline(source, step, target);
       const stored = await result();
       const finalPath = this.pathOf(stored.sha256);
       // The same bytes are there already: touched, so that the sweep leaves them be.
@@ -85,6 +82,9 @@ export class FsStorageBackend implements StorageBackend, OnModuleInit {
       }
       return stored;
     } catch (error) {
+      // The file is opened asynchronously: when the form fails first, it appears after the
+      // pipeline has failed. Removed once the stream has closed, it cannot come back.
+      if (!target.closed) await new Promise<void>((closed) => target.once('close', closed));
       await rm(temporaryPath, { force: true });
       throw error;
     }
