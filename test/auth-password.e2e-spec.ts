@@ -42,6 +42,32 @@ describe('POST /auth/password', () => {
       .expect(200);
   });
 
+  it('moves the user record’s date_updated, so an ETag read before no longer matches', async () => {
+    const user = await createUser(t);
+    const admin = await createUser(t, { isAdmin: true });
+    const adminKey = await apiKeyFor(t, admin.key);
+    const read = () =>
+      request(t.http).get(`/rest/entity/user/${user.key}`).set('X-API-Key', adminKey).expect(200);
+    const before = await read();
+    const session = await login(t, user.userName, user.password);
+    await change(session, {
+      'current-password': user.password,
+      'set-password': 'a-new-password',
+      'confirm-password': 'a-new-password',
+    }).expect(204);
+
+    const after = await read();
+    expect(Date.parse(after.body.properties.date_updated)).toBeGreaterThan(
+      Date.parse(before.body.properties.date_updated),
+    );
+    await request(t.http)
+      .post(`/rest/entity/user/${user.key}`)
+      .set('X-API-Key', adminKey)
+      .set('If-Match', before.headers.etag)
+      .send({ properties: { full_name: 'Renamed' } })
+      .expect(412);
+  });
+
   it('ends the user’s sessions when an administrator sets the password; API keys stay', async () => {
     const user = await createUser(t);
     const session = await login(t, user.userName, user.password);

@@ -14,6 +14,8 @@ const CHANNEL = 'atrium_access';
  */
 @Injectable()
 export class AccessChanges implements OnApplicationBootstrap, Listening {
+  readonly about = 'access changes';
+
   constructor(
     private readonly listener: PostgresListener,
     private readonly access: AccessService,

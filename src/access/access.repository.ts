@@ -10,7 +10,12 @@ export interface GrantRows {
   roles: string[];
 }
 
-/** The SQL the access scope is built from: a user's grants and a unit's tree. */
+/**
+ * The SQL the access scope is built from: a user's grants and a unit's tree. It reads the
+ * directory's tables (roles, who holds them, units), whose rows the directory writes and
+ * whose writes it announces (AccessChanges): access is built from them, and cannot import
+ * the layer that holds their classes.
+ */
 @Injectable()
 export class AccessRepository {
   constructor(private readonly sql: Sql) {}

@@ -19,6 +19,8 @@ const HEARTBEAT_TIMEOUT_MS = 2000;
 
 /** What a listener is told: a notification, and whether it hears them (from now on). */
 export interface Listening {
+  /** What the notifications tell of, as a log line names it (`access changes`). */
+  readonly about: string;
   onNotification(): void;
   /** `true` once it listens; `false` when the connection is lost (it reconnects). */
   onHearing(hearing: boolean): void;
@@ -44,9 +46,13 @@ export class PostgresListener implements OnModuleDestroy {
   /** Listens to `channel` (one connection serves every channel). */
   async listen(channel: string, listening: Listening): Promise<void> {
     this.channels.push({ channel, listening });
-    if (this.client) {
-      await this.client.query(`LISTEN ${channel}`);
-      listening.onHearing(true);
+    const client = this.client;
+    if (client) {
+      // A failure is a lost connection: the next one listens to every channel.
+      await client.query(`LISTEN ${channel}`).then(
+        () => listening.onHearing(true),
+        () => this.lost(client),
+      );
     } else if (!this.retry) {
       await (this.connecting ??= this.connect().finally(() => (this.connecting = undefined)));
     }
@@ -80,7 +86,8 @@ export class PostgresListener implements OnModuleDestroy {
       this.heartbeat = setInterval(() => this.check(client), HEARTBEAT_MS).unref();
       for (const { listening } of this.channels) listening.onHearing(true);
     } catch (error) {
-      this.logger.warn(`Cannot listen for notifications: ${(error as Error).message}`);
+      const about = this.channels.map((entry) => entry.listening.about).join(', ');
+      this.logger.warn(`Cannot listen for ${about}: ${(error as Error).message}`);
       this.lost(client);
     }
   }

@@ -15,8 +15,8 @@ const AFTER_COMMIT = 'atrium:after-commit';
 type QueryRunnerData = Record<string, unknown> | undefined;
 
 /**
- * Opens transactions, joins them, and runs work once they commit. The one place besides
- * the repositories that holds the DataSource for writing.
+ * Opens transactions, joins them, and runs work once they commit: what the entity engine,
+ * the services and the hooks (through ScopedData) know of transactions.
  */
 @Injectable()
 export class Transactions implements EntitySubscriberInterface {
@@ -46,18 +46,22 @@ export class Transactions implements EntitySubscriberInterface {
   /** Runs `callback` once `tx` commits (never if it rolls back). */
   afterCommit(tx: Transaction, callback: () => void): void {
     const data: QueryRunnerData = managerOf(tx).queryRunner?.data;
-    if (!data) return;
+    if (!data) throw new Error('afterCommit: the transaction has no connection of its own');
     const callbacks = (data[AFTER_COMMIT] ??= []) as (() => void)[];
     callbacks.push(callback);
   }
 
-  /** TypeORM's subscriber call: the transaction's connection has committed. */
-  afterTransactionCommit(event: TransactionCommitEvent): void {
-    for (const callback of takeCallbacks(event.queryRunner.data)) callback();
+  /**
+   * TypeORM's subscriber call: the connection has committed. It says so of a savepoint
+   * too (a nested transaction), where the transaction is still under way: not yet.
+   */
+  afterTransactionCommit({ queryRunner }: TransactionCommitEvent): void {
+    if (queryRunner.isTransactionActive) return;
+    for (const callback of takeCallbacks(queryRunner.data)) callback();
   }
 
-  afterTransactionRollback(event: TransactionRollbackEvent): void {
-    takeCallbacks(event.queryRunner.data);
+  afterTransactionRollback({ queryRunner }: TransactionRollbackEvent): void {
+    if (!queryRunner.isTransactionActive) takeCallbacks(queryRunner.data);
   }
 }
 

@@ -79,10 +79,10 @@ export class UserRepository {
 
   @GenerateSql({ params: [1, 'hash'] })
   async setPasswordHash(userKey: number, passwordHash: string): Promise<void> {
-    await this.sql.run(`UPDATE "user" SET password_hash = $2 WHERE key = $1`, [
-      userKey,
-      passwordHash,
-    ]);
+    await this.sql.run(
+      `UPDATE "user" SET password_hash = $2, date_updated = now() WHERE key = $1`,
+      [userKey, passwordHash],
+    );
   }
 
   /**

@@ -10,7 +10,7 @@ import { Action } from '../access/access.depth';
 import { AccessScope } from '../access/access.scope';
 import { AccessService } from '../access/access.service';
 import { Identity } from '../common/identity';
-import { translateWriteError } from '../database/postgres-errors';
+import { translateWriteError } from '../http/database-refusals';
 import { Transaction } from '../database/transaction';
 import { Transactions } from '../database/transactions.service';
 import { etagMatches } from '../http/etag';
@@ -86,8 +86,9 @@ export class EntityService {
     body: unknown,
     joined?: JoinedTransaction,
   ): Promise<WriteResult> {
+    const type = this.topLevelType(name);
     const scope = await this.access.scopeOf(identity);
-    const type = this.writableType(scope, name);
+    this.assertWritable(scope, type);
     const input = parseEnvelope(type, body, 'create');
     if (!scope.may(type, 'create')) {
       throw new ForbiddenException(`You may not create ${type.name} records`);
@@ -119,8 +120,9 @@ export class EntityService {
     ifMatch?: string,
     joined?: JoinedTransaction,
   ): Promise<WriteResult> {
+    const type = this.topLevelType(name);
     const scope = await this.access.scopeOf(identity);
-    const type = this.writableType(scope, name);
+    this.assertWritable(scope, type);
     const input = parseEnvelope(type, body, 'update');
     if (input.properties.key !== undefined && input.properties.key !== key) {
       throw new BadRequestException(
@@ -146,8 +148,9 @@ export class EntityService {
     ifMatch?: string,
     joined?: JoinedTransaction,
   ): Promise<WriteResult> {
+    const type = this.topLevelType(name);
     const scope = await this.access.scopeOf(identity);
-    const type = this.writableType(scope, name);
+    this.assertWritable(scope, type);
     return this.transaction(joined, async (tx, forHooks) => {
       const stored = await this.lockFor('delete', tx, type, key, ifMatch, scope);
       await this.runHooks('onBeforeDelete', type, stored, stored, forHooks, scope);
@@ -167,11 +170,10 @@ export class EntityService {
     userKey: number,
     joined?: JoinedTransaction,
   ): Promise<WriteResult> {
+    const type = this.topLevelType(name);
     const scope = await this.access.scopeOf(identity);
     // Roles decide who may move a record they govern, even one written elsewhere (files).
-    const type = this.typeOf(name).privileges
-      ? this.topLevelType(name)
-      : this.writableType(scope, name);
+    if (!type.privileges) this.assertWritable(scope, type);
     return this.transaction(joined, async (tx) => {
       const stored = await this.lockFor('write', tx, type, key, undefined, scope);
       const user = await this.store.findOne(tx, this.registry.find('user')!, userKey, scope);
@@ -291,11 +293,9 @@ export class EntityService {
     return type;
   }
 
-  /** A top-level type the caller may write through the API at all (its `write` setting). */
-  private writableType(scope: AccessScope, name: string): EntityType {
-    const type = this.topLevelType(name);
+  /** 403 unless the caller may write the type's records through the API at all. */
+  private assertWritable(scope: AccessScope, type: EntityType): void {
     const refusal = scope.writeRefusal(type);
     if (refusal) throw new ForbiddenException(refusal);
-    return type;
   }
 }

@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Environment } from '../config/environment';
-import { translateQueryError } from '../database/postgres-errors';
+import { translateQueryError } from '../http/database-refusals';
 import { managerOf, Transaction } from '../database/transaction';
 import { StatementSlots } from '../http/statement-slots';
 import { CompiledFetch } from './fetch.compiler';

@@ -29,7 +29,7 @@ SELECT password_hash AS "passwordHash" FROM "user" WHERE key = $1;
 
 -- UserRepository.setPasswordHash
 -- arguments: 1, "hash"
-UPDATE "user" SET password_hash = $2 WHERE key = $1;
+UPDATE "user" SET password_hash = $2, date_updated = now() WHERE key = $1;
 
 -- UserRepository.withPasswordHash
 -- arguments: "admin"

@@ -5,7 +5,7 @@ import { AccessService } from '../access/access.service';
 import { Identity } from '../common/identity';
 import { DataService } from '../data/data.service';
 import { ScopedData } from '../data/scoped-data';
-import { translateWriteError } from '../database/postgres-errors';
+import { translateWriteError } from '../http/database-refusals';
 import { StatementSlots } from '../http/statement-slots';
 import { EntityRegistry } from '../model/entity.registry';
 import { SYSTEM_COLUMNS } from '../model/entity-type';
