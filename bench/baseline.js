@@ -93,11 +93,12 @@ function identityOf(user, authMethod, locale, session) {
 }
 
 const SESSION_SQL = `WITH found AS (
-         SELECT s.key AS session_key, s.csrf_token, s.auth_method, s.locale,
-                s.token_hash = $1 AS is_current_token,
-                s.rotated_at < now() - make_interval(secs => $3) AS needs_rotation,
-                s.last_seen_at < now() - make_interval(secs => $4) AS needs_touch,
-                s.oidc_provider, s.refresh_token, s.access_expires_at <= now() AS access_expired,
+         SELECT s.key AS "sessionKey", s.csrf_token AS "csrfToken", s.auth_method AS "authMethod",
+                s.locale, s.token_hash = $1 AS "isCurrentToken",
+                s.rotated_at < now() - make_interval(secs => $3) AS "needsRotation",
+                s.last_seen_at < now() - make_interval(secs => $4) AS "needsTouch",
+                s.oidc_provider AS "oidcProvider", s.refresh_token AS "refreshToken",
+                s.access_expires_at <= now() AS "accessExpired",
                 ${IDENTITY_USER_COLUMNS}
            FROM session s JOIN "user" u ON u.key = s.id_user
           WHERE (s.token_hash = $1 OR (s.previous_token_hash = $1 AND s.previous_valid_until > now()))
@@ -108,7 +109,7 @@ const SESSION_SQL = `WITH found AS (
             AND (s.access_expires_at IS NULL OR s.access_expires_at > now() OR s.refresh_token IS NOT NULL)
        ), touched AS (
          UPDATE session SET last_seen_at = now()
-          WHERE key = (SELECT session_key FROM found WHERE needs_touch)
+          WHERE key = (SELECT "sessionKey" FROM found WHERE "needsTouch")
        )
        SELECT * FROM found`;
 
@@ -127,14 +128,14 @@ async function resolveSession(token, response) {
   ]);
   const row = rows[0];
   if (!row) return undefined;
-  const identity = identityOf(row, row.auth_method, row.locale, {
-    key: row.session_key,
-    csrfToken: row.csrf_token,
+  const identity = identityOf(row, row.authMethod, row.locale, {
+    key: row.sessionKey,
+    csrfToken: row.csrfToken,
   });
-  if (row.is_current_token && row.needs_rotation) {
+  if (row.isCurrentToken && row.needsRotation) {
     const next = newSecret();
     const { rowCount } = await pool.query(ROTATE_SQL, [
-      row.session_key,
+      row.sessionKey,
       sha256(token),
       sha256(next),
       ROTATION_GRACE_SECONDS,
@@ -159,7 +160,7 @@ const API_KEY_SQL = `UPDATE api_key k SET last_used_at = now()
          FROM "user" u
         WHERE k.secret_hash = $1 AND u.key = k.id_user AND u.active
           AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())
-      RETURNING k.key AS api_key_id, k.expires_at, u.locale, ${IDENTITY_USER_COLUMNS}`;
+      RETURNING k.key AS "apiKeyId", k.expires_at AS "expiresAt", u.locale, ${IDENTITY_USER_COLUMNS}`;
 
 const apiKeyCache = new Map();
 
@@ -175,9 +176,9 @@ async function resolveApiKey(secret) {
   const identity = identityOf(row, 'api-key', row.locale);
   if (API_KEY_CACHE_MS > 0) {
     if (apiKeyCache.size >= MAX_CACHED_KEYS) apiKeyCache.clear();
-    const expiry = row.expires_at ? row.expires_at.getTime() : Infinity;
+    const expiry = row.expiresAt ? row.expiresAt.getTime() : Infinity;
     apiKeyCache.set(hash, {
-      apiKeyId: row.api_key_id,
+      apiKeyId: row.apiKeyId,
       identity,
       validUntil: Math.min(Date.now() + API_KEY_CACHE_MS, expiry),
     });
