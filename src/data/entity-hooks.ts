@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit, SetMetadata } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import type { Identity } from '../common/identity';
+import { RequestMemo } from '../http/request-memo';
 import { HOOK_EVENTS } from '../entity/entity.errors';
 import { HookCall, HookHandlers, HookRegistry } from '../entity/hook-registry';
 import type { EntityRecord } from '../model/entity-record';
@@ -41,6 +42,9 @@ export interface HookContext {
 
 type HookMethod = (context: HookContext) => unknown;
 
+/** The ScopedData of a write, one for all its hooks: kept on the write's JoinedTransaction. */
+const WRITE_DATA = new RequestMemo<ScopedData>('scoped data of a write');
+
 /**
  * Finds the `@EntityHooks` providers at boot and registers their methods with the
  * entity engine, each called with the scoped data API of the write's transaction.
@@ -74,7 +78,7 @@ export class EntityHooksExplorer implements OnModuleInit {
           stored,
           identity: scope.identity,
           workflow: joined.workflow,
-          data: this.data.within(scope, joined),
+          data: WRITE_DATA.get(joined) ?? WRITE_DATA.set(joined, this.data.within(scope, joined)),
         });
     }
     return handlers;

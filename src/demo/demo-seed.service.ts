@@ -7,7 +7,7 @@ import { DataService } from '../data/data.service';
 import { ScopedData } from '../data/scoped-data';
 import { FirstBootHandler, OnFirstBoot } from '../directory/first-boot.service';
 import { CreatedOrganization } from '../directory/organization.service';
-import { UserRow } from '../directory/user.repository';
+import { asOwner, UserRow } from '../directory/user.repository';
 import { UserService } from '../directory/user.service';
 import { DEMO_ROLES, DEMO_UNITS, DEMO_USERS } from './demo-access';
 import { DemoData, generateDemoData } from './demo-data';
@@ -124,12 +124,7 @@ export class DemoSeedService implements FirstBootHandler {
     }
     for (const [i, owner] of owners.entries()) {
       const given = accountKeys.filter((_, index) => index % 5 === i + 2);
-      const to = {
-        organizationKey: owner.idOrganization,
-        businessUnitKey: owner.idBusinessUnit,
-        userKey: owner.key,
-      };
-      await this.seedRows.giveAccounts(given, to, scoped.transaction);
+      await this.seedRows.giveAccounts(given, asOwner(owner), scoped.transaction);
     }
   }
 }

@@ -8,7 +8,7 @@ import {
   OrganizationRow,
 } from './organization.repository';
 import { RoleRepository } from './role.repository';
-import { UserRow } from './user.repository';
+import { asOwner, UserRow } from './user.repository';
 import { UserService } from './user.service';
 
 export const DEFAULT_BUSINESS_UNIT = 'Main';
@@ -104,7 +104,7 @@ export class OrganizationService {
       },
       tx,
     );
-    const owner = { organizationKey, businessUnitKey, userKey: admin.key };
+    const owner = asOwner(admin);
     const organization = await this.organizations.insertOrganization(input.name, owner, tx);
     const businessUnit = await this.organizations.insertBusinessUnit(
       DEFAULT_BUSINESS_UNIT,

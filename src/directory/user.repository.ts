@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { GenerateSql, IN_TRANSACTION } from '../database/generate-sql';
 import { Sql } from '../database/sql.service';
 import { Transaction } from '../database/transaction';
+import { Owner } from '../model/owner';
 
 /** A user as the directory hands it out: never its password hash. */
 export interface UserRow {
@@ -15,6 +16,15 @@ export interface UserRow {
   idBusinessUnit: number;
   /** The user recorded as its creator (a first user creates itself). */
   idUser: number;
+}
+
+/** The user as the owner of the rows it is given: in its organization and unit. */
+export function asOwner(user: UserRow): Owner {
+  return {
+    organizationKey: user.idOrganization,
+    businessUnitKey: user.idBusinessUnit,
+    userKey: user.key,
+  };
 }
 
 /** A user to insert; `createdBy` absent: the user is its own creator. */
