@@ -1,14 +1,16 @@
 'use strict';
 /**
  * `npm run bench`: the app (built, dist/src/main.js) against a bare node:http + pg
- * baseline (bench/baseline.js) doing the same SQL, on a fresh database.
+ * baseline (bench/baseline.js) doing the same SQL, and against the plain server
+ * (bench/plain.js) doing only what the answers need, on a fresh database.
  *
  *   1. CREATE DATABASE atrium_bench_<unique> on the embedded PostgreSQL server (started
  *      from the build as `npm start` runs it), or on the server of BENCH_DATABASE_URL
  *   2. start the app on it once per HTTP platform (express and fastify, or HTTP_PLATFORM's
  *      list), log in as admin, create an API key; start the baseline
  *   3. per scenario (bench/scenarios.js): warm up, then autocannon against each app, then
- *      against the baseline, one at a time (never two under load together)
+ *      against the baseline, then the plain server, one at a time (never two under load
+ *      together); app ÷ baseline prices the framework, app ÷ plain everything the app adds
  *   4. statements per request: app and baseline restarted behind a counting PostgreSQL
  *      proxy (bench/pg-proxy.js), N sequential requests per scenario; transactions are
  *      cross-checked with pg_stat_database.xact_commit (backends terminated to flush it)
@@ -138,7 +140,7 @@ function variedRequests(scenario, ctx, seed) {
  * scenario's sameHeaders. Scenario by scenario, every app in turn, so that a writing
  * scenario's checks do not move what an earlier scenario's expected body was taken from.
  */
-async function checkResponses(scenarios, ctx, apps, baseline) {
+async function checkResponses(scenarios, ctx, apps, baseline, plain) {
   for (const scenario of scenarios) {
     if (scenario.vary && scenario.sameBody === false && !scenario.verify) {
       throw new Error(`${scenario.name}: a varied scenario with sameBody: false needs verify`);
@@ -146,9 +148,34 @@ async function checkResponses(scenarios, ctx, apps, baseline) {
     const next = variedRequests(scenario, ctx, 'check');
     for (const app of apps) {
       for (let i = 0; i < (scenario.vary ? VARIED_CHECKS : 1); i++) {
-        await checkResponse(scenario, next(), app, baseline);
+        const req = next();
+        await checkResponse(scenario, req, app, baseline);
+        if (scenario.plain !== false) await checkPlain(scenario, req, app, plain);
       }
     }
+  }
+}
+
+/**
+ * The plain server's answer: 2xx, and the app's very bytes where the scenario's answer
+ * is one body (else the scenario's verify), so that app ÷ plain compares equal work.
+ */
+async function checkPlain(scenario, req, app, plain) {
+  const [a, p] = [
+    await request(app.base, req.method, req.path, req),
+    await request(plain.base, req.method, req.path, req),
+  ];
+  if (p.status < 200 || p.status >= 300) {
+    throw new Error(`${scenario.name}: plain answered ${p.status} ${p.text}`);
+  }
+  const verify = verifierOf(scenario, 'plain');
+  if (scenario.sameBody !== false && a.text !== p.text) {
+    throw new Error(
+      `${scenario.name} (${req.method} ${req.path}): the plain server's body differs from the app's\n  app:   ${a.text}\n  plain: ${p.text}`,
+    );
+  }
+  if (verify && !verify(p.text)) {
+    throw new Error(`${scenario.name}: plain's body fails verify: ${p.text}`);
   }
 }
 
@@ -428,7 +455,11 @@ function report(results) {
         'p50',
         'p99',
         'RSS MiB',
-        ...platforms.map((p) => `${p}/baseline`),
+        'plain req/s',
+        'p50',
+        'p99',
+        'RSS MiB',
+        ...platforms.flatMap((p) => [`${p}/baseline`, `${p}/plain`]),
       ],
       ...results.scenarios.map((s) => [
         s.name,
@@ -445,7 +476,18 @@ function report(results) {
         ms(s.baseline.latencyMs.p50),
         ms(s.baseline.latencyMs.p99),
         mib(s.baseline.rssMaxKiB),
-        ...platforms.map((p) => s.platforms[p].ratio.toFixed(2)),
+        ...(s.plain
+          ? [
+              fmt(s.plain.requestsPerSecond),
+              ms(s.plain.latencyMs.p50),
+              ms(s.plain.latencyMs.p99),
+              mib(s.plain.rssMaxKiB),
+            ]
+          : ['-', '-', '-', '-']),
+        ...platforms.flatMap((p) => [
+          s.platforms[p].ratio.toFixed(2),
+          s.platforms[p].plainRatio?.toFixed(2) ?? '-',
+        ]),
       ]),
     ]),
   );
@@ -453,13 +495,17 @@ function report(results) {
     '(RSS: the largest resident set size of the server process, sampled every 500 ms over\n' +
       ' the warm-up and the run, of all rounds)',
   );
-  console.log("\nEvery round's ratio, per platform\n");
+  console.log("\nEvery round's ratio, per platform, to the baseline and to the plain server\n");
+  const each = (ratios) => ratios.map((ratio) => ratio.toFixed(2)).join(' ') || '-';
   console.log(
     table([
-      ['scenario', ...platforms],
+      ['scenario', ...platforms.flatMap((p) => [`${p}/baseline`, `${p}/plain`])],
       ...results.scenarios.map((s) => [
         s.name,
-        ...platforms.map((p) => s.platforms[p].rounds.map((ratio) => ratio.toFixed(2)).join(' ')),
+        ...platforms.flatMap((p) => [
+          each(s.platforms[p].rounds),
+          each(s.platforms[p].plainRounds),
+        ]),
       ]),
     ]),
   );
@@ -479,6 +525,8 @@ function report(results) {
         'xacts/req',
         'baseline stmts/req',
         'xacts/req',
+        'plain stmts/req',
+        'xacts/req',
       ],
       ...results.scenarios.map((s) => [
         s.name,
@@ -487,6 +535,9 @@ function report(results) {
         xacts(s.statements.app),
         per(s.statements.baseline.statementsPerRequest),
         xacts(s.statements.baseline),
+        ...(s.statements.plain
+          ? [per(s.statements.plain.statementsPerRequest), xacts(s.statements.plain)]
+          : ['-', '-']),
       ]),
     ]),
   );
@@ -618,11 +669,14 @@ async function main() {
     baselineEnv(dbUrl),
   );
   log(`baseline up on ${baseline.base}`);
+  const plain = await startServer('plain', path.join(__dirname, 'plain.js'), serverEnv(dbUrl));
+  log(`plain server up on ${plain.base}`);
   await checkResponses(
     scenarios,
     ctx,
     apps.map((a) => a.server),
     baseline,
+    plain,
   );
 
   // The median run's figures, with the largest RSS of all the rounds.
@@ -639,17 +693,26 @@ async function main() {
       for (const { platform, server } of apps) {
         runs[platform] = await load(server, scenario, ctx, round);
       }
-      rounds.push({ apps: runs, baseline: await load(baseline, scenario, ctx, round) });
+      rounds.push({
+        apps: runs,
+        baseline: await load(baseline, scenario, ctx, round),
+        plain: scenario.plain === false ? undefined : await load(plain, scenario, ctx, round),
+      });
     }
     const platforms = {};
     for (const { platform } of apps) {
       const ratios = rounds.map(
         (r) => r.apps[platform].requestsPerSecond / r.baseline.requestsPerSecond,
       );
+      const plainRatios = rounds
+        .filter((r) => r.plain)
+        .map((r) => r.apps[platform].requestsPerSecond / r.plain.requestsPerSecond);
       platforms[platform] = {
         app: summary(rounds.map((r) => r.apps[platform])),
         ratio: median(ratios),
         rounds: ratios,
+        plainRatio: plainRatios.length ? median(plainRatios) : undefined,
+        plainRounds: plainRatios,
       };
     }
     results.scenarios.push({
@@ -658,10 +721,12 @@ async function main() {
       baselineSql: scenario.baselineSql ?? 'same',
       platforms,
       baseline: summary(rounds.map((r) => r.baseline)),
+      plain: scenario.plain === false ? undefined : summary(rounds.map((r) => r.plain)),
     });
   }
   for (const { server } of apps) await stopServer(server);
   await stopServer(baseline);
+  await stopServer(plain);
 
   // Statements per request: each server again, now behind the counting proxy.
   proxy = new PgCountingProxy(database.target);
@@ -671,12 +736,14 @@ async function main() {
   for (const [label, script, env] of [
     ['app', 'dist/src/main.js', serverEnv],
     ['baseline', path.join(__dirname, 'baseline.js'), baselineEnv],
+    ['plain', path.join(__dirname, 'plain.js'), serverEnv],
   ]) {
     const server = await startServer(`${label} (counted)`, script, {
       ...env(proxiedUrl),
       HTTP_PLATFORM: apps[0].platform,
     });
     for (const [index, scenario] of scenarios.entries()) {
+      if (label === 'plain' && scenario.plain === false) continue;
       const counted = await countStatements(server, scenario, ctx);
       results.scenarios[index].statements ??= {};
       results.scenarios[index].statements[label] = counted;

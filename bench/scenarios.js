@@ -26,6 +26,8 @@
  *               one of those the checks saw
  *   baselineSql 'hand-written' where the baseline runs its own best SQL (BASELINE_SQL=best)
  *               rather than the app's: the report lists both instead of warning
+ *   plain       false where bench/plain.js has no counterpart (it answers the rest the
+ *               way the baseline must: the same bytes, or `verify`)
  */
 
 /**
@@ -205,6 +207,8 @@ module.exports = [
     sameBody: false,
     verify: (text) => text === FETCH_TREE,
     verifyBaseline: (text) => text === FETCH_QUERY,
+    // Nothing to compare with: a server without a query language has no parser.
+    plain: false,
   },
   {
     name: 'POST /rest/fetch (50 invoices with their account)',

@@ -9,7 +9,9 @@ import {
 
 /**
  * One user cannot take the pool: FETCH queries and workflows take turns, at most
- * STATEMENTS_PER_USER at a time per user and the pool less DATABASE_POOL_RESERVED in all.
+ * STATEMENTS_PER_USER at a time per user and the pool less DATABASE_POOL_RESERVED in all;
+ * beyond, they wait for a turn, at most STATEMENT_WAIT_MS and STATEMENTS_QUEUED_PER_USER
+ * of them per user, then 429.
  */
 describe('turns for FETCH queries and workflows', () => {
   let t: TestApp;
@@ -20,6 +22,9 @@ describe('turns for FETCH queries and workflows', () => {
       DATABASE_POOL_SIZE: '5',
       DATABASE_POOL_RESERVED: '2',
       STATEMENTS_PER_USER: '2',
+      // Longer than a heavy query runs (it is cancelled at 2.5 s), shorter than two.
+      STATEMENT_WAIT_MS: '4000',
+      STATEMENTS_QUEUED_PER_USER: '3',
     });
   });
   afterAll(() => t.close());
@@ -41,10 +46,14 @@ describe('turns for FETCH queries and workflows', () => {
     }
   };
 
-  it('refuses a user past their share with 429 and Retry-After, and keeps answering the others', async () => {
+  /** The response, and when it came. */
+  const timed = (test: request.Test) => test.then((response) => ({ response, at: Date.now() }));
+
+  it("holds a user's query past their share until one of theirs ends, and keeps answering the others", async () => {
     const { key } = await apiKeyUser(t);
-    const heavy = Array.from({ length: 10 }, () => postFetch(t, key, HEAVY).then((r) => r));
+    const heavy = [timed(postFetch(t, key, HEAVY)), timed(postFetch(t, key, HEAVY))];
     await until(async () => (await heavyRunning()) === 2);
+    const light = timed(postFetch(t, key, 'FETCH account (name) LIMIT 1'));
     // Entity reads of the same user and of another are not held up behind the queries.
     const started = Date.now();
     await request(t.http).get('/rest/entity/account/1').set('X-API-Key', key).expect(200);
@@ -53,30 +62,59 @@ describe('turns for FETCH queries and workflows', () => {
     // Held up, they would wait for a heavy query's end (STATEMENT_TIMEOUT_MS, 2.5 s).
     expect(Date.now() - started).toBeLessThan(2000);
 
-    const responses = await Promise.all(heavy);
-    const statuses = responses.map((r) => r.status).sort();
-    expect(statuses).toEqual([429, 429, 429, 429, 429, 429, 429, 429, 503, 503]);
-    const refused = responses.find((r) => r.status === 429)!;
-    expect(refused.headers['retry-after']).toBe('1');
-    expect(refused.body.detail).toMatch(/2 queries or workflows running/);
+    const [first, second] = await Promise.all(heavy);
+    const waited = await light;
+    expect([first.response.status, second.response.status, waited.response.status]).toEqual([
+      503, 503, 200,
+    ]);
+    expect(waited.at).toBeGreaterThanOrEqual(Math.min(first.at, second.at));
+  });
+
+  it('refuses what waits longer than STATEMENT_WAIT_MS, or beyond STATEMENTS_QUEUED_PER_USER, with 429 and Retry-After', async () => {
+    const { key } = await apiKeyUser(t);
+    const running = [
+      postFetch(t, key, HEAVY).then((r) => r),
+      postFetch(t, key, HEAVY).then((r) => r),
+    ];
+    await until(async () => (await heavyRunning()) === 2);
+    // Three wait: two start when the first two are cancelled at 2.5 s, the third waits 4 s
+    // for a turn that comes at 5 s. Five more find the queue full.
+    const more = Array.from({ length: 8 }, () => postFetch(t, key, HEAVY).then((r) => r));
+    const responses = [...(await Promise.all(running)), ...(await Promise.all(more))];
+    const details = responses
+      .filter((r) => r.status === 429)
+      .map((r) => {
+        expect(r.headers['retry-after']).toBe('1');
+        return (r.body.detail as string).replace(/\d+/g, 'N');
+      })
+      .sort();
+    expect(responses.map((r) => r.status).sort()).toEqual([
+      429, 429, 429, 429, 429, 429, 503, 503, 503, 503,
+    ]);
+    expect(details).toEqual([
+      'This query or workflow waited N ms for a turn and none was free (you have N running): try again soon',
+      ...Array(5).fill(
+        'You have N queries or workflows running and N waiting, the most this server holds for one user: try again soon',
+      ),
+    ]);
     // Their turns are given back: the user runs queries again.
     await postFetch(t, key, 'FETCH account (name) LIMIT 1').expect(200);
   });
 
   it('counts a workflow in the same share as the queries', async () => {
     const { key } = await apiKeyUser(t);
-    const heavy = [
-      postFetch(t, key, HEAVY).then((r) => r),
-      postFetch(t, key, HEAVY).then((r) => r),
-    ];
+    const heavy = [timed(postFetch(t, key, HEAVY)), timed(postFetch(t, key, HEAVY))];
     await until(async () => (await heavyRunning()) === 2);
-    const workflow = await request(t.http)
-      .post('/rest/workflow/invoicing/summary')
-      .set('X-API-Key', key)
-      .send({ accountKey: 1, from: '2020-01-01T00:00:00', to: '2030-01-01T00:00:00' })
-      .expect(429);
-    expect(workflow.headers['retry-after']).toBe('1');
-    await Promise.all(heavy);
+    const workflow = await timed(
+      request(t.http)
+        .post('/rest/workflow/invoicing/summary')
+        .set('X-API-Key', key)
+        .send({ accountKey: 1, from: '2020-01-01T00:00:00', to: '2030-01-01T00:00:00' }),
+    );
+    const ended = await Promise.all(heavy);
+    expect(workflow.response.status).toBe(200);
+    // It ran once a query had ended and given its turn back.
+    expect(workflow.at).toBeGreaterThanOrEqual(Math.min(...ended.map((e) => e.at)));
   });
 
   it('leaves the reserved connections to other requests when many users query at once', async () => {
@@ -90,7 +128,7 @@ describe('turns for FETCH queries and workflows', () => {
     await request(t.http).get('/health').expect(200);
     // Held up, they would wait for a heavy query's end (STATEMENT_TIMEOUT_MS, 2.5 s).
     expect(Date.now() - started).toBeLessThan(2000);
-    // The others waited for a turn rather than being refused.
+    // The others waited for a turn rather than being refused (within STATEMENT_WAIT_MS).
     const statuses = (await Promise.all(heavy)).map((r) => r.status);
     expect(statuses).toEqual([503, 503, 503, 503, 503]);
   });

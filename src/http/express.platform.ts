@@ -4,13 +4,9 @@ import express, { NextFunction, Request, RequestHandler, Response } from 'expres
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Environment } from '../config/environment';
 import { CONSOLE_DIST, CONSOLE_PATH } from './console-files';
-import {
-  onClientError,
-  parserRefusal,
-  refuseEmptyJson,
-  refuseUnroutablePath,
-} from './framework-errors';
+import { onClientError, parserRefusal, refuseUnroutablePath } from './framework-errors';
 import { helmetHeaders, HttpPlatform, requestId, trustProxyOf } from './http-platform';
+import { parseJsonBody } from './json-body';
 
 /**
  * Nest's Express adapter, with two shortcuts on the way of every request (the README's
@@ -112,6 +108,25 @@ function inTurn(...steps: RequestHandler[]): RequestHandler {
   };
 }
 
+/**
+ * JSON read as text within BODY_LIMIT, then parsed by the reader both platforms share
+ * (express.json cannot bound depth or refuse prototype poisoning). Any JSON value is a
+ * body, as on Fastify; the routes say which they take.
+ */
+function jsonBody(limit: string): RequestHandler {
+  const read = express.text({ type: 'application/json', limit });
+  return (request, response, next) =>
+    read(request, response, (error?: unknown) => {
+      if (error || typeof request.body !== 'string') return next(error);
+      try {
+        request.body = parseJsonBody(request.body);
+      } catch (refusal) {
+        return next(refusal);
+      }
+      next();
+    });
+}
+
 /** Express under Nest: the platform Nest and most of its ecosystem assume. */
 export const expressPlatform: HttpPlatform = {
   // The parsers are registered by configure, in order, with their limits.
@@ -147,8 +162,7 @@ export const expressPlatform: HttpPlatform = {
       inTurn(
         setHeaders,
         refuseUnroutablePath,
-        // Not strict: any JSON value is a body, as on Fastify; the routes say which they take.
-        express.json({ limit: env.BODY_LIMIT, strict: false, verify: refuseEmptyJson }),
+        jsonBody(env.BODY_LIMIT),
         express.urlencoded({ limit: env.BODY_LIMIT, extended: false }),
         express.text({ limit: env.FETCH_MAX_QUERY_BYTES, type: 'text/plain' }),
       ),

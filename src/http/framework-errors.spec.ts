@@ -1,4 +1,4 @@
-import { parserRefusal, refuseEmptyJson } from './framework-errors';
+import { parserRefusal } from './framework-errors';
 
 /** An http-errors error as Express's body parsers pass it on. */
 const parserError = (status: number, type: string, extra: object = {}) =>
@@ -15,18 +15,6 @@ describe("Express's body parsers' refusals", () => {
     expect(refusal.getStatus()).toBe(expected);
     expect(refusal.message).toMatch(detail);
     expect(refusal.message).not.toContain('raw parser text');
-  });
-
-  it('refuses an empty JSON body, however it was sent, with 400', () => {
-    const thrown = (() => {
-      try {
-        refuseEmptyJson(undefined, undefined, Buffer.alloc(0));
-      } catch (error) {
-        return error;
-      }
-    })();
-    expect(parserRefusal(Object.assign(thrown as Error, { expose: true }))?.getStatus()).toBe(400);
-    expect(() => refuseEmptyJson(undefined, undefined, Buffer.from('{}'))).not.toThrow();
   });
 
   it('leaves other errors alone', () => {

@@ -58,20 +58,9 @@ export function refuseUnroutablePath(
 }
 
 /**
- * Express's JSON parser's `verify`: a body of no bytes is refused, as Fastify refuses it,
- * whether it came with `Content-Length: 0` or in chunks (the parser would read it as `{}`).
- */
-export function refuseEmptyJson(_request: unknown, _response: unknown, body: Buffer): void {
-  if (body.length === 0)
-    throw Object.assign(new Error(EMPTY_JSON), { status: 400, type: 'entity.empty' });
-}
-
-const EMPTY_JSON = 'The body is empty, but its Content-Type is JSON';
-
-/**
  * Express's body parsers' refusals (http-errors, `type` naming the case) as the
- * HttpExceptions Fastify's equivalents become; undefined for anything else. (Invalid JSON
- * is a SyntaxError, which Nest itself makes a 400 on both platforms.)
+ * HttpExceptions Fastify's equivalents become; undefined for anything else. (JSON is
+ * read as text and parsed by json-body.ts on both platforms.)
  */
 export function parserRefusal(error: unknown): HttpException | undefined {
   const { type, status, expose, limit } = (error ?? {}) as {
@@ -82,8 +71,6 @@ export function parserRefusal(error: unknown): HttpException | undefined {
   };
   if (typeof type !== 'string' || typeof status !== 'number' || expose !== true) return undefined;
   switch (type) {
-    case 'entity.empty':
-      return new BadRequestException(EMPTY_JSON);
     case 'entity.too.large':
       return new PayloadTooLargeException(
         `The body is too large: this server accepts ${String(limit)} bytes`,

@@ -7,11 +7,12 @@ describe('ParseKeyPipe', () => {
 
   it('reads a key as a number', () => {
     expect(parse('42')).toBe(42);
+    expect(parse('0')).toBe(0);
     expect(parse('9007199254740991')).toBe(9007199254740991);
   });
 
   it('answers 400 for what is not a key at all', () => {
-    for (const bad of ['abc', '-1', '1.5', '1e3', '']) {
+    for (const bad of ['abc', '-1', '1.5', '1e3', '', '01', '00', '007']) {
       expect(() => parse(bad)).toThrow(BadRequestException);
     }
   });

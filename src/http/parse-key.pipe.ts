@@ -6,18 +6,23 @@ import {
   PipeTransform,
 } from '@nestjs/common';
 
-const DIGITS = /^\d+$/;
+/** Decimal digits, the way the API writes a key: "0", or no leading zero. */
+const KEY = /^(?:0|[1-9]\d*)$/;
 
 /**
- * A key in a path: a non-negative integer. One beyond 2^53 names no row this API can
- * hand out (keys leave it as JSON numbers), so it is not found rather than a bad request.
+ * A key in a path: a non-negative integer, in the one spelling the API gives it (`01`
+ * would otherwise be a second name of row 1, for caches and logs alike). One beyond 2^53
+ * names no row this API can hand out (keys leave it as JSON numbers), so it is not found
+ * rather than a bad request.
  */
 @Injectable()
 export class ParseKeyPipe implements PipeTransform<string, number> {
   transform(value: string, metadata: ArgumentMetadata): number {
     const name = metadata.data ?? 'key';
-    if (!DIGITS.test(value)) {
-      throw new BadRequestException(`${name} must be a non-negative integer, not "${value}"`);
+    if (!KEY.test(value)) {
+      throw new BadRequestException(
+        `${name} must be a non-negative integer without leading zeros, not "${value}"`,
+      );
     }
     const key = Number(value);
     if (!Number.isSafeInteger(key)) throw new NotFoundException(`No ${name} ${value} exists`);

@@ -14,18 +14,31 @@ function held() {
   return { work: () => done, finish };
 }
 
-describe('StatementSlots', () => {
-  const settings = { STATEMENTS_PER_USER: 2, DATABASE_POOL_SIZE: 4, DATABASE_POOL_RESERVED: 2 };
+const settled = () => new Promise((resolve) => setImmediate(resolve));
 
-  it('refuses a third turn of one user at once with 429, and gives turns back', async () => {
-    const slots = slotsOf(settings);
+describe('StatementSlots', () => {
+  const settings = {
+    STATEMENTS_PER_USER: 2,
+    DATABASE_POOL_SIZE: 4,
+    DATABASE_POOL_RESERVED: 2,
+    STATEMENT_WAIT_MS: 60_000,
+    STATEMENTS_QUEUED_PER_USER: 8,
+  };
+
+  afterEach(() => jest.useRealTimers());
+
+  it("holds a user's third turn until one of their two ends, then runs it", async () => {
+    const slots = slotsOf({ ...settings, DATABASE_POOL_SIZE: 10 });
     const [a, b] = [held(), held()];
     const running = [slots.run(1, a.work), slots.run(1, b.work)];
-    await expect(slots.run(1, async () => 'third')).rejects.toMatchObject({ status: 429 });
+    let third = false;
+    const waiting = slots.run(1, async () => (third = true));
+    await settled();
+    expect(third).toBe(false);
     a.finish();
+    await expect(waiting).resolves.toBe(true);
     b.finish();
     await Promise.all(running);
-    await expect(slots.run(1, async () => 'again')).resolves.toBe('again');
   });
 
   it('runs at most the pool less the reserve at once; the others wait in order', async () => {
@@ -38,18 +51,83 @@ describe('StatementSlots', () => {
         return w.work();
       }),
     );
-    await new Promise((resolve) => setImmediate(resolve));
+    await settled();
     expect(started).toEqual([0, 1]);
     works[1].finish();
     await runs[1];
-    await new Promise((resolve) => setImmediate(resolve));
+    await settled();
     expect(started).toEqual([0, 1, 2]);
     works[0].finish();
     await runs[0];
-    await new Promise((resolve) => setImmediate(resolve));
+    await settled();
     expect(started).toEqual([0, 1, 2, 3]);
     works[2].finish();
     works[3].finish();
+    await Promise.all(runs);
+  });
+
+  it("hands free turns out in rotation: another user's first before one user's tenth", async () => {
+    const slots = slotsOf({ ...settings, STATEMENTS_PER_USER: 10, STATEMENTS_QUEUED_PER_USER: 20 });
+    const started: string[] = [];
+    const works = new Map<string, ReturnType<typeof held>>();
+    const run = (user: number, name: string) => {
+      const w = held();
+      works.set(name, w);
+      return slots.run(user, () => {
+        started.push(name);
+        return w.work();
+      });
+    };
+    // User 1 takes both turns and queues eight more; then user 2 and user 3 ask for one each.
+    const runs = Array.from({ length: 10 }, (_, i) => run(1, `1.${i}`));
+    runs.push(run(2, '2.0'), run(3, '3.0'), run(2, '2.1'));
+    await settled();
+    expect(started).toEqual(['1.0', '1.1']);
+    for (const name of ['1.0', '1.1', '1.2', '2.0', '3.0']) {
+      works.get(name)!.finish();
+      await settled();
+    }
+    expect(started).toEqual(['1.0', '1.1', '1.2', '2.0', '3.0', '1.3', '2.1']);
+    // The rest, each done as soon as it starts.
+    for (const w of works.values()) w.finish();
+    await Promise.all(runs);
+  });
+
+  it('answers 429 with Retry-After when no turn came within STATEMENT_WAIT_MS, and forgets the wait', async () => {
+    jest.useFakeTimers();
+    const slots = slotsOf({ ...settings, STATEMENT_WAIT_MS: 5000 });
+    const [a, b] = [held(), held()];
+    const running = [slots.run(1, a.work), slots.run(1, b.work)];
+    let ran = false;
+    const waiting = slots.run(1, async () => (ran = true));
+    const refused = expect(waiting).rejects.toMatchObject({
+      status: 429,
+      headers: { 'Retry-After': '1' },
+      response: { detail: expect.stringMatching(/waited 5000 ms for a turn/) },
+    });
+    jest.advanceTimersByTime(4999);
+    await Promise.resolve();
+    expect(ran).toBe(false);
+    jest.advanceTimersByTime(1);
+    await refused;
+    a.finish();
+    b.finish();
+    await Promise.all(running);
+    expect(ran).toBe(false);
+    await expect(slots.run(1, async () => 'again')).resolves.toBe('again');
+  });
+
+  it("refuses at once when STATEMENTS_QUEUED_PER_USER of the user's are waiting", async () => {
+    const slots = slotsOf({ ...settings, DATABASE_POOL_SIZE: 10, STATEMENTS_QUEUED_PER_USER: 1 });
+    const works = [held(), held(), held()];
+    const runs = works.map((w) => slots.run(1, w.work));
+    await expect(slots.run(1, async () => 'fourth')).rejects.toMatchObject({
+      status: 429,
+      response: { detail: expect.stringMatching(/2 queries or workflows running and 1 waiting/) },
+    });
+    // Another user is not held to the first one's queue.
+    await expect(slots.run(2, async () => 'other')).resolves.toBe('other');
+    for (const w of works) w.finish();
     await Promise.all(runs);
   });
 

@@ -3,64 +3,145 @@ import { ConfigService } from '@nestjs/config';
 import { HttpExceptionWithHeaders } from './http-errors';
 import { Environment } from '../config/environment';
 
-/** What a caller over their share hears: try again soon. */
+/** What a caller refused a turn hears: try again soon. */
 const RETRY_AFTER_SECONDS = 1;
+
+interface Waiter {
+  start(): void;
+  timer: NodeJS.Timeout;
+}
+
+/** One user's turns: those running, and those waiting in the order they came. */
+interface UserTurns {
+  running: number;
+  readonly waiting: Waiter[];
+}
 
 /**
  * Turns for the work that can hold a pooled connection for as long as the statement
- * timeout (a FETCH query, a workflow's transaction): at most `STATEMENTS_PER_USER` at a
- * time per user (beyond: 429 with Retry-After), and at most the pool less
- * `DATABASE_POOL_RESERVED` connections at a time in all (beyond: the turn is awaited, in
- * order), so that reading and writing entities, signing in and the health check always
- * find a connection, whatever queries run. Per process, as the pool is.
+ * timeout (a FETCH query, a workflow's transaction), so that one user cannot starve the
+ * others and reading and writing entities, signing in and the health check always find
+ * a connection, whatever queries run:
+ *
+ * - at most the pool less `DATABASE_POOL_RESERVED` connections at a time in all, and at
+ *   most `STATEMENTS_PER_USER` at a time per user;
+ * - beyond either, the work waits for its turn, in a queue per user: a free turn goes to
+ *   the users with work waiting in rotation, one turn each, so one user's ten waiting
+ *   queries do not go before another user's first;
+ * - a wait is bounded: after `STATEMENT_WAIT_MS`, or with `STATEMENTS_QUEUED_PER_USER`
+ *   already waiting, the answer is 429 with Retry-After. Refusing at once instead made
+ *   clients that ignore Retry-After a storm of 429s that ate the CPU the queries needed.
+ *
+ * Per process, as the pool is.
  */
 @Injectable()
 export class StatementSlots {
   private readonly perUserLimit: number;
   private readonly totalLimit: number;
-  private readonly byUser = new Map<number, number>();
-  private readonly queue: (() => void)[] = [];
+  private readonly waitMs: number;
+  private readonly queuedPerUser: number;
+  private readonly byUser = new Map<number, UserTurns>();
+  /** Users with work waiting that may start it when a turn is free, in rotation order. */
+  private readonly rotation = new Set<number>();
   private running = 0;
 
   constructor(config: ConfigService<Environment, true>) {
     this.perUserLimit = config.get('STATEMENTS_PER_USER', { infer: true });
     const pool = config.get('DATABASE_POOL_SIZE', { infer: true });
     this.totalLimit = Math.max(1, pool - config.get('DATABASE_POOL_RESERVED', { infer: true }));
+    this.waitMs = config.get('STATEMENT_WAIT_MS', { infer: true });
+    this.queuedPerUser = config.get('STATEMENTS_QUEUED_PER_USER', { infer: true });
   }
 
   async run<T>(userKey: number, work: () => Promise<T>): Promise<T> {
-    const mine = this.byUser.get(userKey) ?? 0;
-    if (mine >= this.perUserLimit) {
-      throw new HttpExceptionWithHeaders(
-        `You have ${mine} queries or workflows running, the most this server runs at once for one user: wait for one to finish`,
-        HttpStatus.TOO_MANY_REQUESTS,
-        { 'Retry-After': String(RETRY_AFTER_SECONDS) },
-      );
+    const turns = this.turnsOf(userKey);
+    if (this.running < this.totalLimit && turns.running < this.perUserLimit) {
+      this.start(turns);
+    } else {
+      await this.wait(userKey, turns);
     }
-    this.byUser.set(userKey, mine + 1);
     try {
-      await this.turn();
-      try {
-        return await work();
-      } finally {
-        const next = this.queue.shift();
-        if (next) next();
-        else this.running--;
-      }
+      return await work();
     } finally {
-      const left = this.byUser.get(userKey)! - 1;
-      if (left === 0) this.byUser.delete(userKey);
-      else this.byUser.set(userKey, left);
+      this.finish(userKey, turns);
     }
   }
 
-  /** Resolves with a slot taken: now when one is free, else when one is handed over. */
-  private turn(): Promise<void> {
-    if (this.running < this.totalLimit) {
-      this.running++;
-      return Promise.resolve();
+  private turnsOf(userKey: number): UserTurns {
+    let turns = this.byUser.get(userKey);
+    if (!turns) {
+      turns = { running: 0, waiting: [] };
+      this.byUser.set(userKey, turns);
     }
-    // The finishing work hands its slot on: `running` stays as it is.
-    return new Promise((resolve) => this.queue.push(() => resolve()));
+    return turns;
   }
+
+  private start(turns: UserTurns): void {
+    turns.running++;
+    this.running++;
+  }
+
+  private wait(userKey: number, turns: UserTurns): Promise<void> {
+    if (turns.waiting.length >= this.queuedPerUser) {
+      this.forgetIfIdle(userKey, turns);
+      return Promise.reject(
+        refusal(
+          `You have ${turns.running} queries or workflows running and ${turns.waiting.length} waiting, the most this server holds for one user`,
+        ),
+      );
+    }
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        start: () => {
+          clearTimeout(waiter.timer);
+          resolve();
+        },
+        timer: setTimeout(() => {
+          turns.waiting.splice(turns.waiting.indexOf(waiter), 1);
+          if (turns.waiting.length === 0) this.rotation.delete(userKey);
+          this.forgetIfIdle(userKey, turns);
+          reject(
+            refusal(
+              `This query or workflow waited ${this.waitMs} ms for a turn and none was free (you have ${turns.running} running)`,
+            ),
+          );
+        }, this.waitMs),
+      };
+      turns.waiting.push(waiter);
+      if (turns.running < this.perUserLimit) this.rotation.add(userKey);
+    });
+  }
+
+  private finish(userKey: number, turns: UserTurns): void {
+    turns.running--;
+    this.running--;
+    // Back in rotation behind the users already waiting there.
+    if (turns.waiting.length > 0) this.rotation.add(userKey);
+    this.handOut();
+    this.forgetIfIdle(userKey, turns);
+  }
+
+  /** Free turns to the users in rotation, one each, the one served going to the back. */
+  private handOut(): void {
+    for (const userKey of this.rotation) {
+      if (this.running >= this.totalLimit) return;
+      this.rotation.delete(userKey);
+      const turns = this.byUser.get(userKey)!;
+      this.start(turns);
+      turns.waiting.shift()!.start();
+      if (turns.waiting.length > 0 && turns.running < this.perUserLimit) {
+        this.rotation.add(userKey);
+      }
+    }
+  }
+
+  private forgetIfIdle(userKey: number, turns: UserTurns): void {
+    if (turns.running === 0 && turns.waiting.length === 0) this.byUser.delete(userKey);
+  }
+}
+
+function refusal(reason: string): HttpExceptionWithHeaders {
+  return new HttpExceptionWithHeaders(`${reason}: try again soon`, HttpStatus.TOO_MANY_REQUESTS, {
+    'Retry-After': String(RETRY_AFTER_SECONDS),
+  });
 }

@@ -11,9 +11,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A FETCH query or a workflow call, in one of the page's statement slots: the server runs
- * a few per user at once and refuses more (429 with Retry-After), so the page sends no
- * more than that at once, and, refused all the same (another tab of the same user, a
- * server set lower), waits as told and tries again.
+ * a few per user at once and holds a bounded queue of the rest (429 with Retry-After past
+ * it), so the page sends no more than that at once, and, refused all the same (many tabs
+ * of the same user, a server set lower), waits as told and tries again.
  */
 export async function inStatementSlot(send: () => Promise<Response>): Promise<Response> {
   if (running >= STATEMENT_SLOTS) await new Promise<void>((resolve) => waiting.push(resolve));
