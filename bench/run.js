@@ -11,10 +11,13 @@
  *   3. per scenario (bench/scenarios.js): warm up, then autocannon against each app, then
  *      against the baseline, then the plain server, one at a time (never two under load
  *      together); app ÷ baseline prices the framework, app ÷ plain everything the app adds
- *   4. statements per request: app and baseline restarted behind a counting PostgreSQL
- *      proxy (bench/pg-proxy.js), N sequential requests per scenario; transactions are
- *      cross-checked with pg_stat_database.xact_commit (backends terminated to flush it)
- *   5. table on stdout, JSON in bench/results/latest.json; children stopped and the
+ *   4. the scenario marked `turns` once more, as one user's load with the per-user turns at
+ *      their default and raised, a second user querying meanwhile (bench/turns.js)
+ *   5. statements per request: the app, the baseline and the plain server restarted
+ *      behind a counting PostgreSQL proxy (bench/pg-proxy.js), N sequential requests per
+ *      scenario; transactions are cross-checked with pg_stat_database.xact_commit
+ *      (backends terminated to flush it)
+ *   6. table on stdout, JSON in bench/results/latest.json; children stopped and the
  *      database dropped, also on failure and Ctrl-C
  *
  * BENCH_DATA=large (issue 19): the app starts without the demo seed, bench/large-data.js
@@ -39,6 +42,7 @@ const autocannon = require('autocannon');
 const { Client } = require('pg');
 const { LISTENER, PgCountingProxy } = require('./pg-proxy');
 const { loadLargeData } = require('./large-data');
+const { measureTurns, reportTurns } = require('./turns');
 const {
   ADMIN_PASSWORD,
   createDatabase,
@@ -90,7 +94,8 @@ const SERVER_ENV = {
   SESSION_ROTATE_MINUTES: '15',
   API_KEY_CACHE_SECONDS: '5',
   // Every connection of the load is the same user, as no real client is: the per-user
-  // share of FETCH and workflow turns (2) would refuse the load instead of timing it.
+  // share of FETCH and workflow turns (2) would time the share, not the app (the turns
+  // phase, bench/turns.js, times the share).
   STATEMENTS_PER_USER: '1000',
   TRUST_PROXY: '',
   NODE_ENV: 'production',
@@ -566,6 +571,7 @@ function report(results) {
       ]),
     );
   }
+  if (results.turns) reportTurns(results.turns, table);
   const handWritten = (s) => s.baselineSql === 'hand-written';
   for (const s of results.scenarios.filter((scenario) => !scenario.sameSql)) {
     console.log(
@@ -727,6 +733,22 @@ async function main() {
   for (const { server } of apps) await stopServer(server);
   await stopServer(baseline);
   await stopServer(plain);
+
+  const turnsScenario = scenarios.find((scenario) => scenario.turns);
+  if (turnsScenario) {
+    results.turns = await measureTurns({
+      scenario: turnsScenario,
+      ctx,
+      settings: SETTINGS,
+      start: (extra) =>
+        startServer('app (turns)', 'dist/src/main.js', {
+          ...serverEnv(dbUrl),
+          HTTP_PLATFORM: apps[0].platform,
+          ...extra,
+        }),
+      stop: stopServer,
+    });
+  }
 
   // Statements per request: each server again, now behind the counting proxy.
   proxy = new PgCountingProxy(database.target);

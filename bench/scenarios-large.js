@@ -46,6 +46,7 @@ module.exports = [
     headers: fetchHeaders,
     body: LARGE_AGGREGATE,
     baselineSql: 'hand-written',
+    turns: true,
   },
   {
     // Each request another status in turn; every answer must be one of those the check

@@ -26,6 +26,8 @@
  *               one of those the checks saw
  *   baselineSql 'hand-written' where the baseline runs its own best SQL (BASELINE_SQL=best)
  *               rather than the app's: the report lists both instead of warning
+ *   turns       true on the one FETCH run again as one user's load under the per-user
+ *               turns, default and raised (bench/turns.js)
  *   plain       false where bench/plain.js has no counterpart (it answers the rest the
  *               way the baseline must: the same bytes, or `verify`)
  */
@@ -233,6 +235,7 @@ module.exports = [
     path: '/rest/fetch',
     headers: (ctx) => ({ 'x-api-key': ctx.apiKey, 'content-type': 'text/plain' }),
     body: FETCH_QUERIES.AGGREGATE,
+    turns: true,
     // The POST scenario adds invoices while the run goes on: the sums move.
     sameBody: false,
     verify: (text) => /^\[\{"status":"\w+","month":/.test(text),
