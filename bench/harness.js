@@ -13,7 +13,7 @@ const { spawn } = require('node:child_process');
 const net = require('node:net');
 const path = require('node:path');
 const { randomBytes } = require('node:crypto');
-const { readFileSync } = require('node:fs');
+const { existsSync, readdirSync, readFileSync } = require('node:fs');
 const { chmod, mkdtemp, rm } = require('node:fs/promises');
 const { tmpdir } = require('node:os');
 const { Client } = require('pg');
@@ -282,6 +282,52 @@ function sampleRss(pid, everyMs = 500) {
   };
 }
 
+/** Clock ticks per second of /proc/<pid>/stat's times (sysconf CLK_TCK: 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/** utime + stime of a process, in ticks (0 when it has gone). */
+function cpuTicksOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command (which may hold spaces), from the 3rd: utime is 14th, stime 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+/** The processes named `postgres` (the embedded server's, or a local server's). */
+function postgresPids() {
+  const pids = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') pids.push(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+/**
+ * CPU time spent from now until the returned stop(): by the process `pid`, and by all of
+ * PostgreSQL's processes (backends that exit meanwhile are missed: the pools keep theirs).
+ * In ms; undefined where there is no /proc.
+ */
+function sampleCpu(pid) {
+  if (!existsSync('/proc/self/stat')) return () => undefined;
+  const before = { server: cpuTicksOf(pid), postgres: new Map() };
+  for (const p of postgresPids()) before.postgres.set(p, cpuTicksOf(p));
+  return () => {
+    let postgres = 0;
+    for (const p of postgresPids()) postgres += cpuTicksOf(p) - (before.postgres.get(p) ?? 0);
+    const ms = (ticks) => (ticks * 1000) / TICKS_PER_SECOND;
+    return { serverMs: ms(cpuTicksOf(pid) - before.server), postgresMs: ms(postgres) };
+  };
+}
+
 /** Work for cleanup(), run after the servers stop (last registered, first run). */
 function onCleanup(work) {
   cleanups.unshift(work);
@@ -324,6 +370,7 @@ module.exports = {
   percentile,
   request,
   runBenchmark,
+  sampleCpu,
   sampleRss,
   seededRandom,
   signIn,

@@ -11,8 +11,9 @@
  *   3. per scenario (bench/scenarios.js): warm up, then autocannon against each app, then
  *      against the baseline, then the plain server, one at a time (never two under load
  *      together); app ÷ baseline prices the framework, app ÷ plain everything the app adds
- *   4. the scenario marked `turns` once more, as one user's load with the per-user turns at
- *      their default and raised, a second user querying meanwhile (bench/turns.js)
+ *   4. right after its rounds, the scenario marked `turns` once more, as one user's load
+ *      with the per-user turns at their default and raised, a second user querying
+ *      meanwhile (bench/turns.js)
  *   5. statements per request: the app, the baseline and the plain server restarted
  *      behind a counting PostgreSQL proxy (bench/pg-proxy.js), N sequential requests per
  *      scenario; transactions are cross-checked with pg_stat_database.xact_commit
@@ -53,6 +54,7 @@ const {
   percentile,
   request,
   runBenchmark,
+  sampleCpu,
   sampleRss,
   seededRandom,
   signIn,
@@ -286,11 +288,14 @@ async function load(server, scenario, ctx, round) {
   const stopSampling = sampleRss(server.child.pid);
   let run;
   let rssMaxKiB;
+  let cpu;
   try {
     if (SETTINGS.warmup > 0) {
       await cannon(server, scenario, ctx, SETTINGS.warmup, `warm-up ${round}`);
     }
+    const stopCpu = sampleCpu(server.child.pid);
     run = await cannon(server, scenario, ctx, SETTINGS.duration, `round ${round}`);
+    cpu = stopCpu();
   } finally {
     rssMaxKiB = stopSampling();
   }
@@ -311,6 +316,11 @@ async function load(server, scenario, ctx, round) {
     timeouts: result.timeouts,
     mismatches: result.mismatches,
     rssMaxKiB,
+    // Where the time goes: the server's own CPU and PostgreSQL's, per answer.
+    cpuMsPerRequest: cpu && {
+      server: cpu.serverMs / result.requests.total,
+      postgres: cpu.postgresMs / result.requests.total,
+    },
   };
   const bad = measured.non2xx + measured.errors + measured.timeouts + measured.mismatches;
   if (bad > 0) {
@@ -499,6 +509,31 @@ function report(results) {
   console.log(
     '(RSS: the largest resident set size of the server process, sampled every 500 ms over\n' +
       ' the warm-up and the run, of all rounds)',
+  );
+  const cpuOf = (run) =>
+    run?.cpuMsPerRequest
+      ? [run.cpuMsPerRequest.server.toFixed(3), run.cpuMsPerRequest.postgres.toFixed(3)]
+      : ['-', '-'];
+  console.log(
+    '\nCPU per answer (ms, from /proc, the median run): the server process, and PostgreSQL\n',
+  );
+  console.log(
+    table([
+      [
+        'scenario',
+        ...platforms.flatMap((p) => [`${p} node`, 'postgres']),
+        'baseline node',
+        'postgres',
+        'plain node',
+        'postgres',
+      ],
+      ...results.scenarios.map((s) => [
+        s.name,
+        ...platforms.flatMap((p) => cpuOf(s.platforms[p].app)),
+        ...cpuOf(s.baseline),
+        ...cpuOf(s.plain),
+      ]),
+    ]),
   );
   console.log("\nEvery round's ratio, per platform, to the baseline and to the plain server\n");
   const each = (ratios) => ratios.map((ratio) => ratio.toFixed(2)).join(' ') || '-';
@@ -721,6 +756,21 @@ async function main() {
         plainRounds: plainRatios,
       };
     }
+    // Before a later scenario's writes move what the query reads.
+    if (scenario.turns) {
+      results.turns = await measureTurns({
+        scenario,
+        ctx,
+        settings: SETTINGS,
+        start: (extra) =>
+          startServer('app (turns)', 'dist/src/main.js', {
+            ...serverEnv(dbUrl),
+            HTTP_PLATFORM: apps[0].platform,
+            ...extra,
+          }),
+        stop: stopServer,
+      });
+    }
     results.scenarios.push({
       name: scenario.name,
       request: { method: scenario.method, path: resolve(scenario.path, ctx) },
@@ -733,22 +783,6 @@ async function main() {
   for (const { server } of apps) await stopServer(server);
   await stopServer(baseline);
   await stopServer(plain);
-
-  const turnsScenario = scenarios.find((scenario) => scenario.turns);
-  if (turnsScenario) {
-    results.turns = await measureTurns({
-      scenario: turnsScenario,
-      ctx,
-      settings: SETTINGS,
-      start: (extra) =>
-        startServer('app (turns)', 'dist/src/main.js', {
-          ...serverEnv(dbUrl),
-          HTTP_PLATFORM: apps[0].platform,
-          ...extra,
-        }),
-      stop: stopServer,
-    });
-  }
 
   // Statements per request: each server again, now behind the counting proxy.
   proxy = new PgCountingProxy(database.target);

@@ -6,13 +6,14 @@
  * then to the same build with it raised; all the while a second user sends the same
  * query one at a time. What must hold: no 429s at the default, successful answers/s at
  * least 0.9 of the raised build's, and the second user's p99 under that load within 2 ×
- * its p99 unloaded (measured first, on the same server, sequentially).
+ * its p99 unloaded (measured just before, on the same server, one query at a time).
  */
 const autocannon = require('autocannon');
-const { log, percentile, request, signIn } = require('./harness');
+const { log, median, percentile, request, signIn, sleep } = require('./harness');
 
-/** Sequential answers of the second user: every one must be 2xx. */
-const UNLOADED_REQUESTS = 50;
+/** The second user's answers one at a time on the idle server, for its unloaded p99. */
+const UNLOADED_REQUESTS = 100;
+const SETTLE_MS = 2000;
 
 /** A user of the admin's organization holding the seeded role `member`, and its API key. */
 async function secondUser(server, ctx) {
@@ -78,42 +79,69 @@ async function underLoad(server, keys, body, settings) {
   };
 }
 
+/** The second user's p99 one query at a time, on a server under no other load. */
+async function unloadedP99(server, apiKey, body) {
+  const times = [];
+  for (let i = 0; i < UNLOADED_REQUESTS; i++) times.push(await timedFetch(server, apiKey, body));
+  return p99(times);
+}
+
 /**
  * `start(env)` starts the app with these variables over the bench's; `stop(server)` stops
- * it. Returns both runs and the figures the issue names.
+ * it. Both builds run side by side (one under load at a time), in BENCH_ROUNDS
+ * interleaved rounds; each figure is the median of the rounds.
  */
 async function measureTurns({ scenario, ctx, start, stop, settings }) {
   const body = typeof scenario.body === 'function' ? scenario.body(ctx) : scenario.body;
+  const builds = [
+    { label: 'default', env: {} },
+    { label: 'raised', env: { STATEMENTS_PER_USER: '1000' } },
+  ];
   const keys = { first: ctx.apiKey };
-  const runs = {};
-  for (const [label, perUser] of [
-    ['default', undefined],
-    ['raised', '1000'],
-  ]) {
-    const server = await start({ STATEMENTS_PER_USER: perUser });
-    try {
-      keys.second ??= await secondUser(server, ctx);
-      // Warm, then the second user's unloaded time.
-      for (let i = 0; i < 10; i++) await timedFetch(server, keys.second, body);
-      const unloaded = [];
-      for (let i = 0; i < UNLOADED_REQUESTS; i++) {
-        unloaded.push(await timedFetch(server, keys.second, body));
-      }
-      const loaded = await underLoad(server, keys, body, settings);
-      runs[label] = { ...loaded, secondUnloadedP99Ms: p99(unloaded) };
-      log(
-        `turns, STATEMENTS_PER_USER ${perUser ?? 'default'}: ${loaded.answersPerSecond.toFixed(1)} answers/s, ` +
-          `${loaded.tooMany} 429s; second user p99 ${loaded.secondP99Ms.toFixed(1)} ms ` +
-          `(unloaded ${runs[label].secondUnloadedP99Ms.toFixed(1)} ms)`,
-      );
-    } finally {
-      await stop(server);
+  const rounds = { default: [], raised: [] };
+  try {
+    for (const build of builds) build.server = await start(build.env);
+    keys.second = await secondUser(builds[0].server, ctx);
+    for (const build of builds) {
+      for (let i = 0; i < 10; i++) await timedFetch(build.server, keys.second, body); // warm
     }
+    for (let round = 0; round < settings.rounds; round++) {
+      for (const { label, server } of builds) {
+        // Unloaded means after the last load's queries and their backends have settled.
+        await sleep(SETTLE_MS);
+        const secondUnloadedP99Ms = await unloadedP99(server, keys.second, body);
+        const loaded = await underLoad(server, keys, body, settings);
+        rounds[label].push({ ...loaded, secondUnloadedP99Ms });
+        log(
+          `turns, ${label} STATEMENTS_PER_USER: ${loaded.answersPerSecond.toFixed(1)} answers/s, ` +
+            `${loaded.tooMany} 429s; second user p99 ${loaded.secondP99Ms.toFixed(1)} ms ` +
+            `(unloaded ${secondUnloadedP99Ms.toFixed(1)} ms)`,
+        );
+      }
+    }
+  } finally {
+    for (const { server } of builds) if (server) await stop(server);
   }
+  const figure = (label, name) => median(rounds[label].map((run) => run[name]));
+  const runs = Object.fromEntries(
+    builds.map(({ label }) => [
+      label,
+      {
+        answersPerSecond: figure(label, 'answersPerSecond'),
+        tooMany: Math.max(...rounds[label].map((run) => run.tooMany)),
+        otherNon2xx: Math.max(...rounds[label].map((run) => run.otherNon2xx)),
+        secondP99Ms: figure(label, 'secondP99Ms'),
+        secondUnloadedP99Ms: figure(label, 'secondUnloadedP99Ms'),
+      },
+    ]),
+  );
   return {
     scenario: scenario.name,
     runs,
-    answersRatio: runs.default.answersPerSecond / runs.raised.answersPerSecond,
+    rounds,
+    answersRatio: median(
+      rounds.default.map((run, i) => run.answersPerSecond / rounds.raised[i].answersPerSecond),
+    ),
     secondUserSlowdown: runs.default.secondP99Ms / runs.default.secondUnloadedP99Ms,
   };
 }
@@ -146,7 +174,8 @@ function reportTurns(turns, table) {
   );
   console.log(
     `default ÷ raised answers/s: ${turns.answersRatio.toFixed(2)} (target ≥ 0.9); ` +
-      `second user's p99 loaded ÷ unloaded at the default: ${turns.secondUserSlowdown.toFixed(2)} (target ≤ 2)`,
+      `second user's p99 loaded ÷ unloaded at the default: ${turns.secondUserSlowdown.toFixed(2)} (target ≤ 2); ` +
+      'each figure the median of the rounds',
   );
 }
 

@@ -1,6 +1,7 @@
 import { Injectable, Provider } from '@nestjs/common';
 import { GENERATE_SQL, IN_TRANSACTION, SqlSnapshotCall } from './generate-sql';
 import { Sql } from './sql.service';
+import { StatementResult } from './statements';
 import { Transaction } from './transaction';
 import { Transactions } from './transactions.service';
 
@@ -9,9 +10,13 @@ import { Transactions } from './transactions.service';
 export class RecordingSql extends Sql {
   statements: string[] = [];
 
-  protected override send(text: string, values: unknown[], tx?: Transaction): Promise<unknown> {
+  protected override send<T>(
+    text: string,
+    values: unknown[],
+    tx?: Transaction,
+  ): Promise<StatementResult<T>> {
     this.statements.push(text);
-    return super.send(text, values, tx);
+    return super.send<T>(text, values, tx);
   }
 }
 

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { managerOf, Transaction } from './transaction';
+import { sendStatement, StatementResult } from './statements';
+import { Transaction } from './transaction';
 
 /**
  * How the repositories send their SQL: text with `$n` placeholders and its values, on the
- * connection of a transaction when given one, else on a pooled one. Rows come back as
+ * connection of a transaction when given one, else on a pooled one, as prepared
+ * statements (statements.ts; the texts are the repositories' own). Rows come back as
  * PostgreSQL names them (aliases make them the caller's shape), int8 as numbers
  * (pg-types.ts).
  */
@@ -14,8 +16,8 @@ export class Sql {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** The rows of a SELECT, or of an INSERT's RETURNING. */
-  rows<T>(text: string, values: unknown[] = [], tx?: Transaction): Promise<T[]> {
-    return this.send(text, values, tx) as Promise<T[]>;
+  async rows<T>(text: string, values: unknown[] = [], tx?: Transaction): Promise<T[]> {
+    return (await this.send<T>(text, values, tx)).rows;
   }
 
   /** The first row of a SELECT or of an INSERT's RETURNING, if any. */
@@ -24,14 +26,8 @@ export class Sql {
   }
 
   /** What an UPDATE or DELETE changed: its RETURNING rows and how many rows. */
-  async changed<T>(
-    text: string,
-    values: unknown[] = [],
-    tx?: Transaction,
-  ): Promise<{ rows: T[]; count: number }> {
-    // TypeORM answers an UPDATE or DELETE with [rows, count].
-    const [rows, count] = (await this.send(text, values, tx)) as [T[], number];
-    return { rows, count };
+  changed<T>(text: string, values: unknown[] = [], tx?: Transaction): Promise<StatementResult<T>> {
+    return this.send<T>(text, values, tx);
   }
 
   /** A statement run for what it does. */
@@ -40,7 +36,11 @@ export class Sql {
   }
 
   /** The one call that sends a statement (the SQL snapshot tool records them here). */
-  protected send(text: string, values: unknown[], tx?: Transaction): Promise<unknown> {
-    return (tx ? managerOf(tx) : this.dataSource.manager).query(text, values);
+  protected send<T>(
+    text: string,
+    values: unknown[],
+    tx?: Transaction,
+  ): Promise<StatementResult<T>> {
+    return sendStatement<T>(this.dataSource, tx, text, values, true);
   }
 }

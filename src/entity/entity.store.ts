@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AccessScope } from '../access/access.scope';
 import { Action } from '../access/access.depth';
 import { quoteIdentifier as quote, SqlParameters } from '../database/sql';
-import { managerOf, Transaction } from '../database/transaction';
+import { Transaction } from '../database/transaction';
+import { sendStatement } from '../database/statements';
 import { EntityType } from '../model/entity-type';
 import { Owner } from '../model/owner';
 
@@ -38,7 +39,8 @@ export class EntityStore {
     lock = false,
   ): Promise<Record<string, unknown> | undefined> {
     const params = new SqlParameters();
-    const rows: Record<string, unknown>[] = await this.on(tx).query(
+    const rows = await this.rows<Record<string, unknown>>(
+      tx,
       `SELECT ${selectList(type)} FROM ${quote(type.name)} t
         WHERE t.key = ${params.bind(key, 'int8')} AND ${scope.rows(type, 'read', 't', params)}${lock ? ' FOR UPDATE' : ''}`,
       params.values,
@@ -56,7 +58,8 @@ export class EntityStore {
   ): Promise<Record<string, unknown>[]> {
     if (parentKeys.length === 0) return [];
     const params = new SqlParameters();
-    const rows: Record<string, unknown>[] = await this.on(tx).query(
+    const rows = await this.rows<Record<string, unknown>>(
+      tx,
       `SELECT ${selectList(type)} FROM ${quote(type.name)} t
         WHERE t.${quote(parentColumn)} = ANY(${params.bind(parentKeys, 'int8[]')})
           AND ${scope.rows(type, 'read', 't', params)} ORDER BY t.key`,
@@ -103,7 +106,8 @@ export class EntityStore {
       );
       source = `SELECT * FROM (${source}) v WHERE ${readable.join(' AND ')}`;
     }
-    const inserted: { key: number }[] = await this.on(tx).query(
+    const inserted = await this.rows<{ key: number }>(
+      tx,
       `INSERT INTO ${quote(type.name)} (${names.join(', ')}) ${source} RETURNING key`,
       params.values,
     );
@@ -112,7 +116,8 @@ export class EntityStore {
 
   /** Keys for rows about to be inserted, drawn in one statement. */
   async drawKeys(tx: Transaction, type: EntityType, count: number): Promise<number[]> {
-    const rows: { key: number }[] = await this.on(tx).query(
+    const rows = await this.rows<{ key: number }>(
+      tx,
       `SELECT nextval(pg_get_serial_sequence($1, 'key')) AS key FROM generate_series(1, $2)`,
       [quote(type.name), count],
     );
@@ -146,7 +151,8 @@ export class EntityStore {
     const assignments = columns.map(
       (c, i) => `${quote(c)} = CASE WHEN s${i} THEN v${i} ELSE t.${quote(c)} END`,
     );
-    await this.on(tx).query(
+    await this.rows(
+      tx,
       `UPDATE ${quote(type.name)} t
           SET ${[...assignments, 'date_updated = now()'].join(', ')}
          FROM (VALUES ${tuples.join(', ')}) AS v(key${aliases.map((a) => `, ${a}`).join('')})
@@ -168,7 +174,8 @@ export class EntityStore {
   ): Promise<void> {
     if (keys.length === 0) return;
     const params = new SqlParameters();
-    await this.on(tx).query(
+    await this.rows(
+      tx,
       `DELETE FROM ${quote(type.name)} t
         WHERE t.key = ANY(${params.bind(keys, 'int8[]')}) AND ${scope.rows(type, action, 't', params)}`,
       params.values,
@@ -185,7 +192,8 @@ export class EntityStore {
   ): Promise<void> {
     if (keys.length === 0) return;
     const params = new SqlParameters();
-    await this.on(tx).query(
+    await this.rows(
+      tx,
       `UPDATE ${quote(type.name)} t
           SET id_user = ${params.bind(owner.userKey, 'int8')},
               id_business_unit = ${params.bind(owner.businessUnitKey, 'int8')},
@@ -203,16 +211,24 @@ export class EntityStore {
     scope: AccessScope,
   ): Promise<Set<number>> {
     const params = new SqlParameters();
-    const rows: { key: number }[] = await this.on(tx).query(
+    const rows = await this.rows<{ key: number }>(
+      tx,
       `SELECT t.key FROM ${quote(type.name)} t WHERE ${readableRows(type, keys, scope, params)}`,
       params.values,
     );
     return new Set(rows.map((row) => row.key));
   }
 
-  /** The connection of `tx`, or a pooled one outside a transaction (a plain read). */
-  private on(tx: Transaction | undefined): EntityManager {
-    return tx ? managerOf(tx) : this.dataSource.manager;
+  /**
+   * The rows of a statement, inside `tx` or outside any on a pooled connection; prepared,
+   * as the texts are built from the registry's types and a scope's shape.
+   */
+  private async rows<T>(
+    tx: Transaction | undefined,
+    text: string,
+    values: unknown[],
+  ): Promise<T[]> {
+    return (await sendStatement<T>(this.dataSource, tx, text, values, true)).rows;
   }
 }
 

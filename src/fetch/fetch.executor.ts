@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { Environment } from '../config/environment';
 import { translateQueryError } from '../http/database-refusals';
-import { managerOf, Transaction } from '../database/transaction';
+import { sendStatement } from '../database/statements';
+import { Transaction } from '../database/transaction';
 import { StatementSlots } from '../http/statement-slots';
 import { CompiledFetch } from './fetch.compiler';
 
@@ -30,16 +31,19 @@ export class FetchExecutor {
     userKey: number,
     tx?: Transaction,
   ): Promise<Record<string, unknown>[]> {
-    if (tx) return this.execute(compiled, managerOf(tx));
-    return this.slots.run(userKey, () => this.execute(compiled, this.dataSource.manager));
+    if (tx) return this.execute(compiled, tx);
+    return this.slots.run(userKey, () => this.execute(compiled, undefined));
   }
 
+  /** Not prepared: a client's queries are as many as clients write. */
   private async execute(
     compiled: CompiledFetch,
-    manager: EntityManager,
+    tx: Transaction | undefined,
   ): Promise<Record<string, unknown>[]> {
     try {
-      return await manager.query(compiled.sql, compiled.params);
+      const { sql, params } = compiled;
+      return (await sendStatement<Record<string, unknown>>(this.dataSource, tx, sql, params, false))
+        .rows;
     } catch (error) {
       throw translateQueryError(error, this.timeoutMs);
     }
