@@ -1,7 +1,8 @@
 'use strict';
 /**
  * The benchmark's baseline: a bare node:http + pg server answering the benchmarked
- * routes with the same SQL and the same JSON as the app, and nothing else (no Nest,
+ * routes with the same SQL (prepared where the app prepares it) and the same JSON as the
+ * app, and nothing else (no Nest,
  * Express, Passport, helmet, pino, CLS, TypeORM). Honest by construction: every request
  * does the same database work the app does; only the framework cost is left out.
  *
@@ -71,6 +72,14 @@ const pool = new Pool({
 pool.on('error', () => {}); // an idle client's error: pg-pool drops the client
 
 const sha256 = (value) => createHash('sha256').update(value).digest('hex');
+
+// As src/database/statements.ts: the statements the app prepares (the engine's and the
+// repositories', not FETCH's) are named statements here too, parsed once per connection.
+const statementNames = new Map();
+const prepared = (text, values) => {
+  if (!statementNames.has(text)) statementNames.set(text, `baseline_${statementNames.size + 1}`);
+  return { name: statementNames.get(text), text, values };
+};
 const newSecret = () => randomBytes(32).toString('base64url');
 
 // ---- SessionService.resolve: the same statement, the same parameters ----------------
@@ -120,12 +129,9 @@ const ROTATE_SQL = `UPDATE session
         WHERE key = $1 AND token_hash = $2`;
 
 async function resolveSession(token, response) {
-  const { rows } = await pool.query(SESSION_SQL, [
-    sha256(token),
-    IDLE_SECONDS,
-    ROTATE_SECONDS,
-    TOUCH_INTERVAL_SECONDS,
-  ]);
+  const { rows } = await pool.query(
+    prepared(SESSION_SQL, [sha256(token), IDLE_SECONDS, ROTATE_SECONDS, TOUCH_INTERVAL_SECONDS]),
+  );
   const row = rows[0];
   if (!row) return undefined;
   const identity = identityOf(row, row.authMethod, row.locale, {
@@ -134,12 +140,9 @@ async function resolveSession(token, response) {
   });
   if (row.isCurrentToken && row.needsRotation) {
     const next = newSecret();
-    const { rowCount } = await pool.query(ROTATE_SQL, [
-      row.sessionKey,
-      sha256(token),
-      sha256(next),
-      ROTATION_GRACE_SECONDS,
-    ]);
+    const { rowCount } = await pool.query(
+      prepared(ROTATE_SQL, [row.sessionKey, sha256(token), sha256(next), ROTATION_GRACE_SECONDS]),
+    );
     if (rowCount === 1) {
       response.appendHeader(
         'Set-Cookie',
@@ -170,7 +173,7 @@ async function resolveApiKey(secret) {
   if (cached && cached.validUntil > Date.now()) return cached.identity;
   apiKeyCache.delete(hash);
 
-  const { rows } = await pool.query(API_KEY_SQL, [hash]);
+  const { rows } = await pool.query(prepared(API_KEY_SQL, [hash]));
   const row = rows[0];
   if (!row) return undefined;
   const identity = identityOf(row, 'api-key', row.locale);
@@ -290,7 +293,7 @@ async function scopeOf(identity) {
   let tree = unitTrees.get(identity.businessUnitKey);
   if (!tree) {
     tree = pool
-      .query(UNIT_TREE_SQL, [identity.businessUnitKey, identity.organizationKey])
+      .query(prepared(UNIT_TREE_SQL, [identity.businessUnitKey, identity.organizationKey]))
       .then(({ rows }) => rows.map((row) => Number(row.key)));
     unitTrees.set(identity.businessUnitKey, tree);
   }
@@ -359,8 +362,10 @@ async function insertRows(client, type, rows, owner, guard) {
     source = `SELECT * FROM (${source}) v WHERE ${readable.join(' AND ') || 'true'}`;
   }
   const { rows: inserted } = await client.query(
-    `INSERT INTO ${quote(type.name)} (${names.join(', ')}) ${source} RETURNING key`,
-    params.values,
+    prepared(
+      `INSERT INTO ${quote(type.name)} (${names.join(', ')}) ${source} RETURNING key`,
+      params.values,
+    ),
   );
   return inserted.map((row) => row.key);
 }
@@ -512,7 +517,9 @@ function lookupTargets(uses) {
 /** Lookups.check: one query per target, 400 naming the first use not found. */
 async function checkLookups(client, type, record, scope) {
   for (const { target, uses, keys } of lookupTargets(lookupUses(type, record))) {
-    const { rows } = await client.query(...readableKeys(LOOKUP_TYPES[target], keys, scope));
+    const { rows } = await client.query(
+      prepared(...readableKeys(LOOKUP_TYPES[target], keys, scope)),
+    );
     const existing = new Set(rows.map((row) => row.key));
     const missing = uses.find((use) => !existing.has(use.key));
     if (missing) throw invalid(missing.path, `no ${target} with key ${missing.key}`);
@@ -560,10 +567,10 @@ async function readInvoice(request, response, key) {
     throw new HttpError(400, { detail: 'Validation failed (numeric string is expected)' });
   }
   const scope = await scopeOf(identity);
-  const { rows } = await pool.query(...findInvoice(Number(key), scope));
+  const { rows } = await pool.query(prepared(...findInvoice(Number(key), scope)));
   if (!rows[0]) throw new HttpError(404, { detail: `invoice ${key} not found` });
   const invoice = { entity_name: 'invoice', properties: normalise(rows[0]), children: {} };
-  const lines = await pool.query(...findLines([invoice.properties.key], scope));
+  const lines = await pool.query(prepared(...findLines([invoice.properties.key], scope)));
   invoice.children.invoice_invoice_line = lines.rows.map((row) => ({
     entity_name: 'invoice_line',
     properties: normalise(row),
