@@ -49,6 +49,8 @@ function freePort() {
  * front of it connects (a socket path, or a host and port).
  */
 let serverPromise;
+const STATEMENT_TIMES = process.env.BENCH_STATEMENT_TIMES === '1';
+
 function databaseServer() {
   serverPromise ??= (async () => {
     if (process.env.BENCH_DATABASE_URL) {
@@ -64,6 +66,13 @@ function databaseServer() {
     await chmod(dataDir, 0o755);
     const embedded = await EmbeddedPostgres.start(dataDir, {
       maxConnections: EMBEDDED_MAX_CONNECTIONS,
+      // BENCH_STATEMENT_TIMES: PostgreSQL's own time per statement, planning included.
+      settings: STATEMENT_TIMES
+        ? {
+            shared_preload_libraries: 'pg_stat_statements',
+            'pg_stat_statements.track_planning': 'on',
+          }
+        : {},
     });
     onCleanup(async () => {
       await embedded.stop();
@@ -96,6 +105,11 @@ async function createDatabase() {
   await admin.query(`CREATE DATABASE "${name}"`);
   const { rows } = await admin.query('SHOW server_version');
   log(`database ${name} created (${server.kind} PostgreSQL ${rows[0].server_version})`);
+  if (STATEMENT_TIMES) {
+    if (server.kind !== 'embedded')
+      throw new Error('BENCH_STATEMENT_TIMES needs the embedded server');
+    await admin.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  }
   onCleanup(async () => {
     try {
       await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
@@ -105,7 +119,14 @@ async function createDatabase() {
     }
     await admin.end().catch(() => {});
   });
-  return { name, version: rows[0].server_version, admin, kind: server.kind, target: server.target };
+  return {
+    name,
+    version: rows[0].server_version,
+    admin,
+    kind: server.kind,
+    target: server.target,
+    statementTimes: STATEMENT_TIMES,
+  };
 }
 
 /** The built app as `npm start` runs it, on a fresh database with the demo data. */

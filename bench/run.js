@@ -32,7 +32,9 @@
  * turns, and each figure is the median of the rounds, so one slow moment of a shared
  * machine does not decide a ratio),
  * BENCH_DATA (large, or unset for the default scenarios on the demo seed),
- * BENCH_ONLY (run the scenarios whose name contains this text), HTTP_PLATFORM (the
+ * BENCH_STATEMENT_TIMES=1 (the embedded server with pg_stat_statements: PostgreSQL's own
+ * executing and planning time per answer), BENCH_ONLY (run the scenarios whose name
+ * contains this text), HTTP_PLATFORM (the
  * platforms to run the app on, comma-separated: express,fastify). Statements are counted
  * on the first platform only: the SQL does not depend on it.
  */
@@ -111,6 +113,8 @@ const BASELINE_ENV = { BASELINE_SQL: LARGE ? 'best' : 'app' };
 let databaseName;
 /** The admin connection (for pg_stat_database) and the counting proxy, set by main(). */
 let admin;
+/** Whether pg_stat_statements times each run (BENCH_STATEMENT_TIMES=1), set by main(). */
+let statementTimes = false;
 let proxy;
 
 const resolve = (value, ctx) => (typeof value === 'function' ? value(ctx) : value);
@@ -289,13 +293,16 @@ async function load(server, scenario, ctx, round) {
   let run;
   let rssMaxKiB;
   let cpu;
+  let postgresTimes;
   try {
     if (SETTINGS.warmup > 0) {
       await cannon(server, scenario, ctx, SETTINGS.warmup, `warm-up ${round}`);
     }
     const stopCpu = sampleCpu(server.child.pid);
+    if (statementTimes) await admin.query('SELECT pg_stat_statements_reset()');
     run = await cannon(server, scenario, ctx, SETTINGS.duration, `round ${round}`);
     cpu = stopCpu();
+    if (statementTimes) postgresTimes = await statementTimesOf(databaseName);
   } finally {
     rssMaxKiB = stopSampling();
   }
@@ -321,6 +328,12 @@ async function load(server, scenario, ctx, round) {
       server: cpu.serverMs / result.requests.total,
       postgres: cpu.postgresMs / result.requests.total,
     },
+    // PostgreSQL's own account (BENCH_STATEMENT_TIMES=1): executing and planning.
+    postgresMsPerRequest: postgresTimes && {
+      execution: postgresTimes.executionMs / result.requests.total,
+      planning: postgresTimes.planningMs / result.requests.total,
+      statements: postgresTimes.calls / result.requests.total,
+    },
   };
   const bad = measured.non2xx + measured.errors + measured.timeouts + measured.mismatches;
   if (bad > 0) {
@@ -335,6 +348,19 @@ async function load(server, scenario, ctx, round) {
       `RSS up to ${mib(measured.rssMaxKiB)} MiB`,
   );
   return measured;
+}
+
+/** pg_stat_statements' totals for the bench database since its last reset. */
+async function statementTimesOf(name) {
+  const { rows } = await admin.query(
+    `SELECT coalesce(sum(s.calls), 0)::float8 AS calls,
+            coalesce(sum(s.total_exec_time), 0)::float8 AS "executionMs",
+            coalesce(sum(s.total_plan_time), 0)::float8 AS "planningMs"
+       FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+      WHERE d.datname = $1`,
+    [name],
+  );
+  return rows[0];
 }
 
 /**
@@ -535,6 +561,36 @@ function report(results) {
       ]),
     ]),
   );
+  if (statementTimes) {
+    const timesOf = (run) =>
+      run?.postgresMsPerRequest
+        ? [
+            run.postgresMsPerRequest.execution.toFixed(3),
+            run.postgresMsPerRequest.planning.toFixed(3),
+          ]
+        : ['-', '-'];
+    console.log(
+      "\nPostgreSQL's own time per answer (ms, pg_stat_statements, the median run): executing, planning\n",
+    );
+    console.log(
+      table([
+        [
+          'scenario',
+          ...platforms.flatMap((p) => [`${p} exec`, 'plan']),
+          'baseline exec',
+          'plan',
+          'plain exec',
+          'plan',
+        ],
+        ...results.scenarios.map((s) => [
+          s.name,
+          ...platforms.flatMap((p) => timesOf(s.platforms[p].app)),
+          ...timesOf(s.baseline),
+          ...timesOf(s.plain),
+        ]),
+      ]),
+    );
+  }
   console.log("\nEvery round's ratio, per platform, to the baseline and to the plain server\n");
   const each = (ratios) => ratios.map((ratio) => ratio.toFixed(2)).join(' ') || '-';
   console.log(
@@ -687,6 +743,7 @@ async function main() {
   const database = await createDatabase();
   databaseName = database.name;
   admin = database.admin;
+  statementTimes = database.statementTimes;
   results.settings.postgres = `${database.version} (${database.kind})`;
   const dbUrl = await databaseUrl(databaseName);
   const serverEnv = (url) => ({ ...SERVER_ENV, DATABASE_URL: url });

@@ -23,6 +23,8 @@ export interface EmbeddedPostgresOptions {
   durable?: boolean;
   /** Told what start did beyond the ordinary (a first start, an orphan stopped). */
   onNotice?: (message: string) => void;
+  /** Server settings besides the embedded ones (the benchmark's pg_stat_statements). */
+  settings?: ServerSettings;
 }
 
 /**
@@ -75,7 +77,10 @@ export class EmbeddedPostgres {
         // which PostgreSQL would take for a server still running.
         await cluster.forgetStalePidFile();
       }
-      await cluster.start(serverSettings(options.maxConnections, durable));
+      await cluster.start({
+        ...serverSettings(options.maxConnections, durable),
+        ...options.settings,
+      });
       return new EmbeddedPostgres(cluster, root, socketUrl(clusterDir));
     } catch (error) {
       await unlockDataDir(root);
