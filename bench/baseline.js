@@ -73,8 +73,8 @@ pool.on('error', () => {}); // an idle client's error: pg-pool drops the client
 
 const sha256 = (value) => createHash('sha256').update(value).digest('hex');
 
-// As src/database/statements.ts: the statements the app prepares (the engine's and the
-// repositories', not FETCH's) are named statements here too, parsed once per connection.
+// As src/database/statements.ts: the statements the app prepares (the repositories' and
+// the engine's; not FETCH's) are named statements here too.
 const statementNames = new Map();
 const prepared = (text, values) => {
   if (!statementNames.has(text)) statementNames.set(text, `baseline_${statementNames.size + 1}`);

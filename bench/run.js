@@ -117,6 +117,10 @@ let admin;
 let statementTimes = false;
 let proxy;
 
+/** The variables set: an undefined one is left out of the child's environment. */
+const withoutUnset = (variables) =>
+  Object.fromEntries(Object.entries(variables).filter(([, value]) => value !== undefined));
+
 const resolve = (value, ctx) => (typeof value === 'function' ? value(ctx) : value);
 
 /**
@@ -820,11 +824,15 @@ async function main() {
         ctx,
         settings: SETTINGS,
         start: (extra) =>
-          startServer('app (turns)', 'dist/src/main.js', {
-            ...serverEnv(dbUrl),
-            HTTP_PLATFORM: apps[0].platform,
-            ...extra,
-          }),
+          startServer(
+            'app (turns)',
+            'dist/src/main.js',
+            withoutUnset({
+              ...serverEnv(dbUrl),
+              HTTP_PLATFORM: apps[0].platform,
+              ...extra,
+            }),
+          ),
         stop: stopServer,
       });
     }

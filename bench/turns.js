@@ -2,8 +2,8 @@
 /**
  * The per-user turns under load (issue 31), a phase of bench/run.js: one API key at
  * BENCH_CONNECTIONS connections sends a scenario's FETCH (the one marked `turns: true`)
- * for BENCH_DURATION seconds, first to the app with STATEMENTS_PER_USER at its default,
- * then to the same build with it raised; all the while a second user sends the same
+ * for BENCH_DURATION seconds, to the app with STATEMENTS_PER_USER at its default and to
+ * the same build with it raised; then once more while a second user sends the same
  * query one at a time. What must hold: no 429s at the default, successful answers/s at
  * least 0.9 of the raised build's, and the second user's p99 under that load within 2 ×
  * its p99 unloaded (measured just before, on the same server, one query at a time).
@@ -51,8 +51,8 @@ async function timedFetch(server, apiKey, body) {
 
 const p99 = (values) => percentile(Float64Array.from(values).sort(), 99);
 
-/** The first user's load, and the second user's answers sent one at a time meanwhile. */
-async function underLoad(server, keys, body, settings) {
+/** The first user's load for BENCH_DURATION seconds; `during` runs while it lasts. */
+async function firstUsersLoad(server, keys, body, settings, during = async () => undefined) {
   let loading = true;
   const load = new Promise((resolve, reject) =>
     autocannon(
@@ -67,15 +67,34 @@ async function underLoad(server, keys, body, settings) {
       (error, result) => (error ? reject(error) : resolve(result)),
     ),
   ).finally(() => (loading = false));
-  const second = [];
-  while (loading) second.push(await timedFetch(server, keys.second, body));
-  const result = await load;
+  const [result, extra] = await Promise.all([load, during(() => loading)]);
+  const tooMany = result.statusCodeStats?.['429']?.count ?? 0;
   return {
     answersPerSecond: result['2xx'] / settings.duration,
-    tooMany: result.statusCodeStats?.['429']?.count ?? 0,
-    otherNon2xx: result.non2xx - (result.statusCodeStats?.['429']?.count ?? 0),
-    secondP99Ms: p99(second),
-    secondRequests: second.length,
+    tooMany,
+    otherNon2xx: result.non2xx - tooMany,
+    ...extra,
+  };
+}
+
+/**
+ * The first user's load alone (its answers a second: the second user would take turns
+ * of its own, and it should), then again with the second user sending one query at a
+ * time meanwhile (the second user's p99).
+ */
+async function underLoad(server, keys, body, settings) {
+  const alone = await firstUsersLoad(server, keys, body, settings);
+  const shared = await firstUsersLoad(server, keys, body, settings, async (loading) => {
+    const second = [];
+    while (loading()) second.push(await timedFetch(server, keys.second, body));
+    return { secondP99Ms: p99(second), secondRequests: second.length };
+  });
+  return {
+    ...alone,
+    tooMany: alone.tooMany + shared.tooMany,
+    otherNon2xx: alone.otherNon2xx + shared.otherNon2xx,
+    secondP99Ms: shared.secondP99Ms,
+    secondRequests: shared.secondRequests,
   };
 }
 
@@ -94,7 +113,8 @@ async function unloadedP99(server, apiKey, body) {
 async function measureTurns({ scenario, ctx, start, stop, settings }) {
   const body = typeof scenario.body === 'function' ? scenario.body(ctx) : scenario.body;
   const builds = [
-    { label: 'default', env: {} },
+    // The bench's servers run with the limit raised (run.js): unset, the app's default.
+    { label: 'default', env: { STATEMENTS_PER_USER: undefined } },
     { label: 'raised', env: { STATEMENTS_PER_USER: '1000' } },
   ];
   const keys = { first: ctx.apiKey };
@@ -142,7 +162,10 @@ async function measureTurns({ scenario, ctx, start, stop, settings }) {
     answersRatio: median(
       rounds.default.map((run, i) => run.answersPerSecond / rounds.raised[i].answersPerSecond),
     ),
-    secondUserSlowdown: runs.default.secondP99Ms / runs.default.secondUnloadedP99Ms,
+    // Unloaded, one user: the same for both builds, so all rounds of both count.
+    secondUserSlowdown:
+      runs.default.secondP99Ms /
+      median([...rounds.default, ...rounds.raised].map((run) => run.secondUnloadedP99Ms)),
   };
 }
 

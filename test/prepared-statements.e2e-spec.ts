@@ -1,7 +1,7 @@
 import { Pool } from 'pg';
 import request from 'supertest';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { apiKeyUser, createTestApp, postFetch, TestApp } from './helpers/test-app';
+import { apiKeyUser, createTestApp, HEAVY_FETCH, postFetch, TestApp } from './helpers/test-app';
 
 /**
  * The entity engine's and the repositories' statements are prepared: each connection
@@ -15,7 +15,11 @@ describe('prepared statements', () => {
   let accountKeys: number[];
 
   beforeAll(async () => {
-    t = await createTestApp({ DATABASE_POOL_SIZE: '1', DATABASE_POOL_RESERVED: '0' });
+    t = await createTestApp({
+      DATABASE_POOL_SIZE: '1',
+      DATABASE_POOL_RESERVED: '0',
+      STATEMENT_TIMEOUT_MS: '500',
+    });
     ({ key } = await apiKeyUser(t));
     accountKeys = [];
     for (const name of ['Prepared One', 'Prepared Two']) {
@@ -29,14 +33,20 @@ describe('prepared statements', () => {
   });
   afterAll(() => t.close());
 
-  /** The statements prepared on the pool's one connection, by text. */
-  async function prepared(): Promise<Map<string, string>> {
+  /** The pool's one connection: its backend, and the texts prepared on it (one per name). */
+  async function connection(): Promise<{ pid: number; prepared: string[] }> {
     const pool = (t.dataSource.driver as PostgresDriver).master as Pool;
-    const { rows } = await pool.query<{ name: string; statement: string }>(
-      'SELECT name, statement FROM pg_prepared_statements',
+    const { rows } = await pool.query<{ pid: number; statement: string | null }>(
+      `SELECT pg_backend_pid() AS pid, p.statement
+         FROM (SELECT 1) one LEFT JOIN pg_prepared_statements p ON true`,
     );
-    return new Map(rows.map((row) => [row.statement.replace(/\s+/g, ' '), row.name]));
+    return {
+      pid: rows[0].pid,
+      prepared: rows.flatMap((row) => (row.statement ? [row.statement.replace(/\s+/g, ' ')] : [])),
+    };
   }
+  const accountReads = (texts: string[]) =>
+    texts.filter((text) => /^SELECT .* FROM "account" t WHERE t\.key = \$1::int8/.test(text));
 
   it('prepares an entity read once, whatever the key, and answers from it', async () => {
     for (const accountKey of [...accountKeys, ...accountKeys]) {
@@ -46,17 +56,22 @@ describe('prepared statements', () => {
         .expect(200);
       expect(body.properties.key).toBe(accountKey);
     }
-    const reads = [...(await prepared()).keys()].filter((text) =>
-      /^SELECT .* FROM "account" t WHERE t\.key = \$1::int8/.test(text),
-    );
-    expect(reads).toHaveLength(1);
+    expect(accountReads((await connection()).prepared)).toHaveLength(1);
   });
 
   it('leaves a FETCH query unprepared', async () => {
-    const before = await prepared();
+    const before = (await connection()).prepared;
     await postFetch(t, key, `FETCH account (name) WHERE name = 'Prepared One'`).expect(200);
     await postFetch(t, key, `FETCH account (name) WHERE name = 'Prepared Two'`).expect(200);
-    const after = await prepared();
-    expect([...after.keys()].filter((text) => !before.has(text))).toEqual([]);
+    expect((await connection()).prepared).toEqual(before);
+  });
+
+  it('keeps the connection, and what it prepared, when PostgreSQL cancels a statement', async () => {
+    const before = await connection();
+    expect(accountReads(before.prepared)).toHaveLength(1);
+    await postFetch(t, key, HEAVY_FETCH).expect(503);
+    const after = await connection();
+    expect(after.pid).toBe(before.pid);
+    expect(accountReads(after.prepared)).toHaveLength(1);
   });
 });

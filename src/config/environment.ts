@@ -62,7 +62,7 @@ export class Environment {
   /** FETCH queries and workflows one user may run at once; more wait (StatementSlots). */
   @IsInt() @Min(1) STATEMENTS_PER_USER: number = 2;
   /** The longest a FETCH query or workflow waits for its turn; then 429 with Retry-After. */
-  @IsInt() @Min(0) STATEMENT_WAIT_MS: number = 5_000;
+  @IsInt() @Min(0) @Max(600_000) STATEMENT_WAIT_MS: number = 5_000;
   /** FETCH queries and workflows of one user that may wait at once; more: 429 at once. */
   @IsInt() @Min(0) STATEMENTS_QUEUED_PER_USER: number = 32;
   /** Pool connections FETCH queries and workflows leave to every other request. */

@@ -41,6 +41,6 @@ export class Sql {
     values: unknown[],
     tx?: Transaction,
   ): Promise<StatementResult<T>> {
-    return sendStatement<T>(this.dataSource, tx, text, values, true);
+    return sendStatement<T>(this.dataSource, tx, text, values, 'fixed');
   }
 }

@@ -106,7 +106,7 @@ export class EntityStore {
       );
       source = `SELECT * FROM (${source}) v WHERE ${readable.join(' AND ')}`;
     }
-    const inserted = await this.rows<{ key: number }>(
+    const inserted = await this.write<{ key: number }>(
       tx,
       `INSERT INTO ${quote(type.name)} (${names.join(', ')}) ${source} RETURNING key`,
       params.values,
@@ -151,7 +151,7 @@ export class EntityStore {
     const assignments = columns.map(
       (c, i) => `${quote(c)} = CASE WHEN s${i} THEN v${i} ELSE t.${quote(c)} END`,
     );
-    await this.rows(
+    await this.write(
       tx,
       `UPDATE ${quote(type.name)} t
           SET ${[...assignments, 'date_updated = now()'].join(', ')}
@@ -174,7 +174,7 @@ export class EntityStore {
   ): Promise<void> {
     if (keys.length === 0) return;
     const params = new SqlParameters();
-    await this.rows(
+    await this.write(
       tx,
       `DELETE FROM ${quote(type.name)} t
         WHERE t.key = ANY(${params.bind(keys, 'int8[]')}) AND ${scope.rows(type, action, 't', params)}`,
@@ -192,7 +192,7 @@ export class EntityStore {
   ): Promise<void> {
     if (keys.length === 0) return;
     const params = new SqlParameters();
-    await this.rows(
+    await this.write(
       tx,
       `UPDATE ${quote(type.name)} t
           SET id_user = ${params.bind(owner.userKey, 'int8')},
@@ -220,15 +220,20 @@ export class EntityStore {
   }
 
   /**
-   * The rows of a statement, inside `tx` or outside any on a pooled connection; prepared,
-   * as the texts are built from the registry's types and a scope's shape.
+   * The rows of a read, inside `tx` or outside any on a pooled connection: prepared, as
+   * its text depends only on the type and the scope's shape.
    */
   private async rows<T>(
     tx: Transaction | undefined,
     text: string,
     values: unknown[],
   ): Promise<T[]> {
-    return (await sendStatement<T>(this.dataSource, tx, text, values, true)).rows;
+    return (await sendStatement<T>(this.dataSource, tx, text, values, 'fixed')).rows;
+  }
+
+  /** A write's RETURNING rows: prepared too, one text per count of rows and columns. */
+  private async write<T>(tx: Transaction, text: string, values: unknown[]): Promise<T[]> {
+    return (await sendStatement<T>(this.dataSource, tx, text, values, 'growing')).rows;
   }
 }
 

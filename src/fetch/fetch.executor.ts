@@ -42,8 +42,9 @@ export class FetchExecutor {
   ): Promise<Record<string, unknown>[]> {
     try {
       const { sql, params } = compiled;
-      return (await sendStatement<Record<string, unknown>>(this.dataSource, tx, sql, params, false))
-        .rows;
+      return (
+        await sendStatement<Record<string, unknown>>(this.dataSource, tx, sql, params, undefined)
+      ).rows;
     } catch (error) {
       throw translateQueryError(error, this.timeoutMs);
     }

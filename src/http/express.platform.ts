@@ -119,7 +119,7 @@ function jsonBody(limit: string): RequestHandler {
     read(request, response, (error?: unknown) => {
       if (error || typeof request.body !== 'string') return next(error);
       try {
-        request.body = parseJsonBody(request.body);
+        request.body = parseJsonBody(request.body, request.headers['content-type']);
       } catch (refusal) {
         return next(refusal);
       }

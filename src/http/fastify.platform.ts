@@ -34,15 +34,16 @@ export const fastifyPlatform: HttpPlatform = {
       reply.header('X-Request-Id', request.id);
       done();
     });
-    // JSON by the reader both platforms share, forms flat as Express reads them (both
-    // within Fastify's bodyLimit, BODY_LIMIT), FETCH text within its own limit.
+    // JSON by the reader both platforms share; forms flat, by node:querystring as Nest's
+    // adapter read them (both within Fastify's bodyLimit, BODY_LIMIT); FETCH text within
+    // its own limit.
     fastify.removeContentTypeParser(['application/json', 'text/plain']);
     fastify.addContentTypeParser(
       'application/json',
       { parseAs: 'string' },
-      (_request, body, done) => {
+      (request, body, done) => {
         try {
-          done(null, parseJsonBody(body as string));
+          done(null, parseJsonBody(body as string, request.headers['content-type']));
         } catch (refusal) {
           done(refusal as Error, undefined);
         }

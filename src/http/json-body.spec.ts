@@ -47,7 +47,6 @@ describe('parseJsonBody', () => {
         detail: expect.stringMatching(/^The body has a "__proto__" member/),
       });
     }
-    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
   });
 
   it('reads "constructor" and "prototype" as ordinary names elsewhere', () => {
@@ -57,13 +56,26 @@ describe('parseJsonBody', () => {
     });
   });
 
+  it('reads UTF-8, named or not, and refuses another charset with 415', () => {
+    for (const type of [
+      'application/json',
+      'application/json; charset=UTF-8',
+      'application/json;charset="utf8"',
+    ]) {
+      expect(parseJsonBody('{"a":1}', type)).toEqual({ a: 1 });
+    }
+    expect(() => parseJsonBody('{"a":1}', 'application/json; charset=iso-8859-1')).toThrow(
+      'A JSON body must be UTF-8',
+    );
+  });
+
   it('refuses an empty or malformed body with 400, quoting none of it', () => {
     expect(refusalOf('')).toEqual({ status: 400, detail: expect.stringMatching(/empty/) });
-    for (const text of ['{"user":', '{secret-value}', 'nul']) {
+    // V8 quotes the text in some of its messages: `Unexpected token 's', "secret" is …`.
+    for (const text of ['secret-value', '{"user":secret}', '{"user":']) {
       const { status, detail } = refusalOf(text);
       expect(status).toBe(400);
-      expect(detail).toMatch(/^The body is not valid JSON/);
-      expect(detail).not.toMatch(/secret|user|nul/);
+      expect(detail).toMatch(/^The body is not valid JSON( \(at character \d+\))?$/);
     }
   });
 });

@@ -1,4 +1,4 @@
-import { BadRequestException } from '@nestjs/common';
+import { BadRequestException, UnsupportedMediaTypeException } from '@nestjs/common';
 import secureJson from 'secure-json-parse';
 
 /**
@@ -16,13 +16,20 @@ const FORBIDDEN_MEMBER =
   'The body has a "__proto__" member, or a "constructor" member holding "prototype", ' +
   'which this server refuses';
 
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
+
 /**
  * The one reader of JSON bodies on both platforms: malformed, empty, too deep or
- * prototype-poisoning text is a 400 that quotes nothing of it. Poisoning is refused by
- * secure-json-parse, the check Fastify's own parser makes; its scan runs only when the
- * text holds one of those names.
+ * prototype-poisoning text is a 400 that quotes nothing of it; a charset other than
+ * UTF-8 (RFC 8259's one) a 415, where Express would decode it and Fastify mangle it.
+ * Poisoning is refused by secure-json-parse, the check Fastify's own parser makes; its
+ * scan runs only when the text holds one of those names.
  */
-export function parseJsonBody(text: string): unknown {
+export function parseJsonBody(text: string, contentType = ''): unknown {
+  const charset = CHARSET.exec(contentType)?.[1].toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new UnsupportedMediaTypeException('A JSON body must be UTF-8');
+  }
   if (text.length === 0) throw new BadRequestException(EMPTY_JSON);
   let value: unknown;
   try {

@@ -18,14 +18,18 @@ const KEY = /^(?:0|[1-9]\d*)$/;
 @Injectable()
 export class ParseKeyPipe implements PipeTransform<string, number> {
   transform(value: string, metadata: ArgumentMetadata): number {
-    const name = metadata.data ?? 'key';
-    if (!KEY.test(value)) {
-      throw new BadRequestException(
-        `${name} must be a non-negative integer without leading zeros, not "${value}"`,
-      );
-    }
-    const key = Number(value);
-    if (!Number.isSafeInteger(key)) throw new NotFoundException(`No ${name} ${value} exists`);
-    return key;
+    return parseKey(value, metadata.data ?? 'key');
   }
+}
+
+/** A key written as text (a path, a query parameter, a form field), read as ParseKeyPipe reads it. */
+export function parseKey(value: string, name: string): number {
+  if (!KEY.test(value)) {
+    throw new BadRequestException(
+      `${name} must be a non-negative integer without leading zeros, not "${value}"`,
+    );
+  }
+  const key = Number(value);
+  if (!Number.isSafeInteger(key)) throw new NotFoundException(`No ${name} ${value} exists`);
+  return key;
 }

@@ -99,22 +99,37 @@ describe('StatementSlots', () => {
     const [a, b] = [held(), held()];
     const running = [slots.run(1, a.work), slots.run(1, b.work)];
     let ran = false;
+    let settledAt: number | undefined;
     const waiting = slots.run(1, async () => (ran = true));
-    const refused = expect(waiting).rejects.toMatchObject({
+    void waiting.catch(() => undefined).finally(() => (settledAt = Date.now()));
+    const started = Date.now();
+    await jest.advanceTimersByTimeAsync(4999);
+    expect(settledAt).toBeUndefined();
+    await jest.advanceTimersByTimeAsync(1);
+    await expect(waiting).rejects.toMatchObject({
       status: 429,
       headers: { 'Retry-After': '1' },
       response: { detail: expect.stringMatching(/waited 5000 ms for a turn/) },
     });
-    jest.advanceTimersByTime(4999);
-    await Promise.resolve();
-    expect(ran).toBe(false);
-    jest.advanceTimersByTime(1);
-    await refused;
+    expect(settledAt! - started).toBe(5000);
     a.finish();
     b.finish();
     await Promise.all(running);
     expect(ran).toBe(false);
-    await expect(slots.run(1, async () => 'again')).resolves.toBe('again');
+    // Every turn came back: two run at once again (the pool less the reserve), not fewer.
+    const [c, d] = [held(), held()];
+    let startedNow = 0;
+    const again = [c, d].map((w, user) =>
+      slots.run(10 + user, () => {
+        startedNow++;
+        return w.work();
+      }),
+    );
+    await jest.advanceTimersByTimeAsync(0);
+    expect(startedNow).toBe(2);
+    c.finish();
+    d.finish();
+    await Promise.all(again);
   });
 
   it("refuses at once when STATEMENTS_QUEUED_PER_USER of the user's are waiting", async () => {

@@ -105,7 +105,8 @@ export class StatementSlots {
               `This query or workflow waited ${this.waitMs} ms for a turn and none was free (you have ${turns.running} running)`,
             ),
           );
-        }, this.waitMs),
+          // A wait does not keep the process alive: shutdown ends the request anyway.
+        }, this.waitMs).unref(),
       };
       turns.waiting.push(waiter);
       if (turns.running < this.perUserLimit) this.rotation.add(userKey);

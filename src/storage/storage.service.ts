@@ -10,6 +10,7 @@ import { ConfigService } from '@nestjs/config';
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { etagMatches } from '../http/etag';
+import { parseKey } from '../http/parse-key.pipe';
 import { AccessScope } from '../access/access.scope';
 import { AccessService } from '../access/access.service';
 import { Identity } from '../common/identity';
@@ -50,7 +51,6 @@ export interface Download {
   body?: Readable;
 }
 
-const DIGITS = /^\d{1,15}$/;
 const FORM_FIELDS = new Set(['id', 'name']);
 const MAX_NAME_LENGTH = 255;
 
@@ -233,10 +233,7 @@ export class StorageService {
   }
 
   private key(value: string | undefined, name: string): number | undefined {
-    if (value === undefined) return undefined;
-    if (!DIGITS.test(value))
-      throw new BadRequestException(`${name} must be a number, not "${value}"`);
-    return Number(value);
+    return value === undefined ? undefined : parseKey(value, name);
   }
 }
 

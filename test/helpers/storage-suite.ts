@@ -197,8 +197,10 @@ export function storageSuite(driver: 'fs' | 'db'): void {
       const { body } = await upload(Buffer.from('present'));
       for (const [query, detail] of [
         ['', /id is required/],
-        ['id=abc', /id must be a number/],
-        [`id=${body.id}&version=latest`, /version must be a number/],
+        ['id=abc', /id must be a non-negative integer/],
+        [`id=0${body.id}`, /id must be a non-negative integer without leading zeros/],
+        [`id=${body.id}&version=latest`, /version must be a non-negative integer/],
+        [`id=${body.id}&version=01`, /version must be a non-negative integer/],
         [`id=${body.id}&action=print`, /action is "download" or "view"/],
       ] as const) {
         const refused = await download(query).expect(400);
