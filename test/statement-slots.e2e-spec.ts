@@ -1,4 +1,6 @@
 import request from 'supertest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ACTIVE_MS } from '../src/http/statement-slots';
 import {
   apiKeyUser,
   createTestApp,
@@ -9,7 +11,8 @@ import {
 
 /**
  * One user cannot take the pool: FETCH queries and workflows take turns, at most
- * STATEMENTS_PER_USER at a time per user and the pool less DATABASE_POOL_RESERVED in all;
+ * STATEMENTS_PER_USER at a time per user (less while others query too) and the pool less
+ * DATABASE_POOL_RESERVED in all;
  * beyond, they wait for a turn, at most STATEMENT_WAIT_MS and STATEMENTS_QUEUED_PER_USER
  * of them per user, then 429.
  */
@@ -28,6 +31,9 @@ describe('turns for FETCH queries and workflows', () => {
     });
   });
   afterAll(() => t.close());
+  // A user shares the turns for ACTIVE_MS after its last one ended: each test starts once
+  // the previous test's users no longer count, so that its own user runs its full share.
+  beforeEach(() => sleep(ACTIVE_MS));
 
   /** Heavy statements the database is running now. */
   const heavyRunning = async () =>

@@ -87,8 +87,49 @@ describe('StatementSlots', () => {
       works.get(name)!.finish();
       await settled();
     }
-    expect(started).toEqual(['1.0', '1.1', '1.2', '2.0', '3.0', '1.3', '2.1']);
+    // With three users active, each has one of the two turns at a time: user 1's third
+    // waits for the others' first, and its fourth for user 2's second.
+    expect(started).toEqual(['1.0', '1.1', '2.0', '3.0', '1.2', '2.1', '1.3']);
     // The rest, each done as soon as it starts.
+    for (const w of works.values()) w.finish();
+    await Promise.all(runs);
+  });
+
+  it('shares the turns among the users active in the last second, not below one each', async () => {
+    jest.useFakeTimers();
+    // Three turns (the pool of 5 less 2), STATEMENTS_PER_USER 2.
+    const slots = slotsOf({ ...settings, DATABASE_POOL_SIZE: 5, STATEMENTS_QUEUED_PER_USER: 20 });
+    const started: string[] = [];
+    const works = new Map<string, ReturnType<typeof held>>();
+    const run = (user: number, name: string) => {
+      const w = held();
+      works.set(name, w);
+      return slots.run(user, () => {
+        started.push(name);
+        return w.work();
+      });
+    };
+    const step = async (finished?: string) => {
+      if (finished) works.get(finished)!.finish();
+      await jest.advanceTimersByTimeAsync(0);
+    };
+    // Alone, user 1 runs STATEMENTS_PER_USER of its five at once.
+    const runs = ['1.0', '1.1', '1.2', '1.3', '1.4'].map((name) => run(1, name));
+    await step();
+    expect(started).toEqual(['1.0', '1.1']);
+    // User 2 comes: its query starts at once, and user 1's share is now one of three.
+    runs.push(run(2, '2.0'));
+    await step();
+    expect(started).toEqual(['1.0', '1.1', '2.0']);
+    await step('2.0');
+    await step('1.0');
+    expect(started).toEqual(['1.0', '1.1', '2.0']); // user 2 active within the second
+    await step('1.1');
+    expect(started).toEqual(['1.0', '1.1', '2.0', '1.2']);
+    // A second without user 2: user 1's share is two again.
+    await jest.advanceTimersByTimeAsync(1000);
+    await step('1.2');
+    expect(started).toEqual(['1.0', '1.1', '2.0', '1.2', '1.3', '1.4']);
     for (const w of works.values()) w.finish();
     await Promise.all(runs);
   });

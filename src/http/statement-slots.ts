@@ -11,11 +11,19 @@ interface Waiter {
   timer: NodeJS.Timeout;
 }
 
-/** One user's turns: those running, and those waiting in the order they came. */
+/** One user's turns: those running, those waiting in the order they came, the last end. */
 interface UserTurns {
   running: number;
   readonly waiting: Waiter[];
+  lastEnded: number;
 }
+
+/**
+ * How long after its last turn ended a user still counts as one sharing the turns: longer
+ * than the pause between one query's answer and the next, so that a user sending one
+ * query after another keeps its share between them.
+ */
+export const ACTIVE_MS = 1000;
 
 /**
  * Turns for the work that can hold a pooled connection for as long as the statement
@@ -23,8 +31,12 @@ interface UserTurns {
  * others and reading and writing entities, signing in and the health check always find
  * a connection, whatever queries run:
  *
- * - at most the pool less `DATABASE_POOL_RESERVED` connections at a time in all, and at
- *   most `STATEMENTS_PER_USER` at a time per user;
+ * - at most the pool less `DATABASE_POOL_RESERVED` connections at a time in all, and per
+ *   user at most an equal share of those among the users active in the last second,
+ *   never more than `STATEMENTS_PER_USER` nor less than one: alone, a user runs
+ *   `STATEMENTS_PER_USER` at once; with another user querying, each runs its share, so
+ *   that the other's query does not run beside all of the first one's (on a small
+ *   machine the cores are the limit: a query beside two others took three times as long);
  * - beyond either, the work waits for its turn, in a queue per user: a free turn goes to
  *   the users with work waiting in rotation, one turn each, so one user's ten waiting
  *   queries do not go before another user's first;
@@ -55,7 +67,7 @@ export class StatementSlots {
 
   async run<T>(userKey: number, work: () => Promise<T>): Promise<T> {
     const turns = this.turnsOf(userKey);
-    if (this.running < this.totalLimit && turns.running < this.perUserLimit) {
+    if (this.running < this.totalLimit && turns.running < this.shareNow()) {
       this.start(turns);
     } else {
       await this.wait(userKey, turns);
@@ -70,7 +82,7 @@ export class StatementSlots {
   private turnsOf(userKey: number): UserTurns {
     let turns = this.byUser.get(userKey);
     if (!turns) {
-      turns = { running: 0, waiting: [] };
+      turns = { running: 0, waiting: [], lastEnded: 0 };
       this.byUser.set(userKey, turns);
     }
     return turns;
@@ -109,35 +121,57 @@ export class StatementSlots {
         }, this.waitMs).unref(),
       };
       turns.waiting.push(waiter);
-      if (turns.running < this.perUserLimit) this.rotation.add(userKey);
+      if (turns.running < this.shareNow()) this.rotation.add(userKey);
     });
   }
 
   private finish(userKey: number, turns: UserTurns): void {
     turns.running--;
     this.running--;
+    turns.lastEnded = Date.now();
     // Back in rotation behind the users already waiting there.
     if (turns.waiting.length > 0) this.rotation.add(userKey);
     this.handOut();
     this.forgetIfIdle(userKey, turns);
   }
 
-  /** Free turns to the users in rotation, one each, the one served going to the back. */
+  /**
+   * Free turns to the users in rotation, one each, the one served going to the back; a
+   * user at its share (which shrinks as others become active) leaves the rotation until
+   * one of its own ends.
+   */
   private handOut(): void {
+    const share = this.shareNow();
     for (const userKey of this.rotation) {
       if (this.running >= this.totalLimit) return;
       this.rotation.delete(userKey);
       const turns = this.byUser.get(userKey)!;
+      if (turns.running >= share) continue;
       this.start(turns);
       turns.waiting.shift()!.start();
-      if (turns.waiting.length > 0 && turns.running < this.perUserLimit) {
-        this.rotation.add(userKey);
-      }
+      if (turns.waiting.length > 0 && turns.running < share) this.rotation.add(userKey);
     }
   }
 
+  /** Each active user's share of the turns now; users idle past ACTIVE_MS are forgotten. */
+  private shareNow(): number {
+    const since = Date.now() - ACTIVE_MS;
+    let active = 0;
+    for (const [userKey, turns] of this.byUser) {
+      const idle = turns.running === 0 && turns.waiting.length === 0;
+      // lastEnded 0: a user just arrived, whose first turn is being decided.
+      if (!idle || turns.lastEnded === 0 || turns.lastEnded > since) active++;
+      else this.byUser.delete(userKey);
+    }
+    const share = Math.floor(this.totalLimit / Math.max(1, active));
+    return Math.min(this.perUserLimit, Math.max(1, share));
+  }
+
+  /** A user with nothing running or waiting, kept only to count as active a while. */
   private forgetIfIdle(userKey: number, turns: UserTurns): void {
-    if (turns.running === 0 && turns.waiting.length === 0) this.byUser.delete(userKey);
+    if (turns.running === 0 && turns.waiting.length === 0 && turns.lastEnded === 0) {
+      this.byUser.delete(userKey);
+    }
   }
 }
 
