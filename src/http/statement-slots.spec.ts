@@ -16,6 +16,21 @@ function held() {
 
 const settled = () => new Promise((resolve) => setImmediate(resolve));
 
+/** Named works run as given users' turns: the order they started in, each held until finished. */
+function named(slots: StatementSlots) {
+  const started: string[] = [];
+  const works = new Map<string, ReturnType<typeof held>>();
+  const run = (user: number, name: string) => {
+    const w = held();
+    works.set(name, w);
+    return slots.run(user, () => {
+      started.push(name);
+      return w.work();
+    });
+  };
+  return { started, works, run };
+}
+
 describe('StatementSlots', () => {
   const settings = {
     STATEMENTS_PER_USER: 2,
@@ -68,16 +83,7 @@ describe('StatementSlots', () => {
 
   it("hands free turns out in rotation: another user's first before one user's tenth", async () => {
     const slots = slotsOf({ ...settings, STATEMENTS_PER_USER: 10, STATEMENTS_QUEUED_PER_USER: 20 });
-    const started: string[] = [];
-    const works = new Map<string, ReturnType<typeof held>>();
-    const run = (user: number, name: string) => {
-      const w = held();
-      works.set(name, w);
-      return slots.run(user, () => {
-        started.push(name);
-        return w.work();
-      });
-    };
+    const { started, works, run } = named(slots);
     // User 1 takes both turns and queues eight more; then user 2 and user 3 ask for one each.
     const runs = Array.from({ length: 10 }, (_, i) => run(1, `1.${i}`));
     runs.push(run(2, '2.0'), run(3, '3.0'), run(2, '2.1'));
@@ -99,16 +105,7 @@ describe('StatementSlots', () => {
     jest.useFakeTimers();
     // Three turns (the pool of 5 less 2), STATEMENTS_PER_USER 2.
     const slots = slotsOf({ ...settings, DATABASE_POOL_SIZE: 5, STATEMENTS_QUEUED_PER_USER: 20 });
-    const started: string[] = [];
-    const works = new Map<string, ReturnType<typeof held>>();
-    const run = (user: number, name: string) => {
-      const w = held();
-      works.set(name, w);
-      return slots.run(user, () => {
-        started.push(name);
-        return w.work();
-      });
-    };
+    const { started, works, run } = named(slots);
     const step = async (finished?: string) => {
       if (finished) works.get(finished)!.finish();
       await jest.advanceTimersByTimeAsync(0);
