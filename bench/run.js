@@ -540,59 +540,38 @@ function report(results) {
     '(RSS: the largest resident set size of the server process, sampled every 500 ms over\n' +
       ' the warm-up and the run, of all rounds)',
   );
-  const cpuOf = (run) =>
-    run?.cpuMsPerRequest
-      ? [run.cpuMsPerRequest.server.toFixed(3), run.cpuMsPerRequest.postgres.toFixed(3)]
-      : ['-', '-'];
-  console.log(
-    '\nCPU per answer (ms, from /proc, the median run): the server process, and PostgreSQL\n',
-  );
-  console.log(
-    table([
-      [
-        'scenario',
-        ...platforms.flatMap((p) => [`${p} node`, 'postgres']),
-        'baseline node',
-        'postgres',
-        'plain node',
-        'postgres',
-      ],
-      ...results.scenarios.map((s) => [
-        s.name,
-        ...platforms.flatMap((p) => cpuOf(s.platforms[p].app)),
-        ...cpuOf(s.baseline),
-        ...cpuOf(s.plain),
-      ]),
-    ]),
-  );
-  if (statementTimes) {
-    const timesOf = (run) =>
-      run?.postgresMsPerRequest
-        ? [
-            run.postgresMsPerRequest.execution.toFixed(3),
-            run.postgresMsPerRequest.planning.toFixed(3),
-          ]
-        : ['-', '-'];
-    console.log(
-      "\nPostgreSQL's own time per answer (ms, pg_stat_statements, the median run): executing, planning\n",
-    );
+  /** A pair of figures per server (each app, the baseline, the plain server), per scenario. */
+  const perServer = (title, [first, second], pairOf) => {
+    console.log(`\n${title}\n`);
+    const pair = (run) => {
+      const figures = run && pairOf(run);
+      return figures ? figures.map((ms) => ms.toFixed(3)) : ['-', '-'];
+    };
     console.log(
       table([
         [
           'scenario',
-          ...platforms.flatMap((p) => [`${p} exec`, 'plan']),
-          'baseline exec',
-          'plan',
-          'plain exec',
-          'plan',
+          ...[...platforms, 'baseline', 'plain'].flatMap((label) => [`${label} ${first}`, second]),
         ],
         ...results.scenarios.map((s) => [
           s.name,
-          ...platforms.flatMap((p) => timesOf(s.platforms[p].app)),
-          ...timesOf(s.baseline),
-          ...timesOf(s.plain),
+          ...platforms.flatMap((p) => pair(s.platforms[p].app)),
+          ...pair(s.baseline),
+          ...pair(s.plain),
         ]),
       ]),
+    );
+  };
+  perServer(
+    'CPU per answer (ms, from /proc, the median run): the server process, and PostgreSQL',
+    ['node', 'postgres'],
+    ({ cpuMsPerRequest: cpu }) => cpu && [cpu.server, cpu.postgres],
+  );
+  if (statementTimes) {
+    perServer(
+      "PostgreSQL's own time per answer (ms, pg_stat_statements, the median run): executing, planning",
+      ['exec', 'plan'],
+      ({ postgresMsPerRequest: times }) => times && [times.execution, times.planning],
     );
   }
   console.log("\nEvery round's ratio, per platform, to the baseline and to the plain server\n");

@@ -66,12 +66,8 @@ describe.each(HTTP_PLATFORMS)('hostile input on %s', (platform) => {
 
   const count = async (table: string) =>
     Number((await t.dataSource.query(`SELECT count(*) AS n FROM "${table}"`))[0].n);
-  const post = (path: string, text: string) =>
-    request(t.http)
-      .post(path)
-      .set('X-API-Key', key)
-      .set('Content-Type', 'application/json')
-      .send(text);
+  const post = (path: string, text: string, contentType = 'application/json') =>
+    request(t.http).post(path).set('X-API-Key', key).set('Content-Type', contentType).send(text);
 
   describe.each([10_000, 100_000])('a body nested %i levels deep', (levels) => {
     it.each([
@@ -167,12 +163,12 @@ describe.each(HTTP_PLATFORMS)('hostile input on %s', (platform) => {
   describe('a charset other than UTF-8', () => {
     it('is a 415, storing nothing', async () => {
       const accounts = await count('account');
-      const { status, body } = await request(t.http)
-        .post('/rest/entity/account')
-        .set('X-API-Key', key)
-        .set('Content-Type', 'application/json; charset=iso-8859-1')
-        // (superagent sends a string as UTF-8 whatever the header says: the header decides.)
-        .send('{"properties":{"name":"Caf\xe9"}}');
+      // (superagent sends a string as UTF-8 whatever the header says: the header decides.)
+      const { status, body } = await post(
+        '/rest/entity/account',
+        '{"properties":{"name":"Caf\xe9"}}',
+        'application/json; charset=iso-8859-1',
+      );
       expect({ status, body }).toEqual({
         status: 415,
         body: { detail: 'A JSON body must be UTF-8' },
@@ -181,11 +177,11 @@ describe.each(HTTP_PLATFORMS)('hostile input on %s', (platform) => {
     });
 
     it('is read as UTF-8 when it names UTF-8, in any case', async () => {
-      const { body, status } = await request(t.http)
-        .post('/rest/entity/account')
-        .set('X-API-Key', key)
-        .set('Content-Type', 'application/json; charset=UTF-8')
-        .send('{"properties":{"name":"Café ✓"}}');
+      const { body, status } = await post(
+        '/rest/entity/account',
+        '{"properties":{"name":"Café ✓"}}',
+        'application/json; charset=UTF-8',
+      );
       expect({ status, body }).toEqual({
         status: 200,
         body: expect.objectContaining({ key: expect.any(Number) }),

@@ -1,3 +1,5 @@
+import { QueryRunnerAlreadyReleasedError } from 'typeorm';
+import { Sql } from '../src/database/sql.service';
 import { managerOf } from '../src/database/transaction';
 import { Transactions } from '../src/database/transactions.service';
 import { createTestApp, TestApp } from './helpers/test-app';
@@ -61,5 +63,32 @@ describe('Transactions.afterCommit', () => {
     const committed = outcomes.flatMap((o, i) => (o.status === 'fulfilled' ? [i] : []));
     expect(committed).toHaveLength(10);
     expect([...ran].sort((a, b) => a - b)).toEqual(committed);
+  });
+});
+
+/**
+ * A statement sent with a transaction that has ended (a handle kept past its work, a
+ * late branch of a Promise.all) is refused, not sent on the connection, which is back in
+ * the pool and may be inside another request's transaction by then.
+ */
+describe('a transaction that has ended', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ DATABASE_POOL_SIZE: '1', DATABASE_POOL_RESERVED: '0' });
+  });
+  afterAll(() => t.close());
+
+  it("refuses a statement instead of running it on the pool's connection", async () => {
+    const transactions = t.app.get(Transactions);
+    const sql = t.app.get(Sql);
+    const ended = await transactions.run(async (tx) => tx);
+    // The one pooled connection is now another transaction's, which must not see it.
+    await transactions.run(async (other) => {
+      await sql.run('SELECT 1', [], other);
+      await expect(sql.rows('SELECT 1', [], ended)).rejects.toBeInstanceOf(
+        QueryRunnerAlreadyReleasedError,
+      );
+    });
   });
 });
