@@ -4,7 +4,7 @@ import { INestApplication } from '@nestjs/common';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { createApp } from './app.setup';
-import { limitHeapGrowth } from './http/heap-growth';
+import { limitHeapGrowth, limitNewSpace } from './http/heap-growth';
 import { BootLogger, bootLog, plainMessage } from './logging/boot-logger';
 import { Environment, validateEnvironment } from './config/environment';
 import { EmbeddedPostgres } from './database/embedded-postgres';
@@ -16,6 +16,7 @@ const SHUTDOWN_LIMIT_MS = 10_000;
 
 async function main(): Promise<void> {
   limitHeapGrowth();
+  limitNewSpace();
   if (existsSync('.env')) process.loadEnvFile('.env');
   // Nest's logger comes with the app; the configuration and the database come before it.
   // A failed start is one fatal line saying why, and exit code 1: no stack dump.
