@@ -12,7 +12,7 @@ const LAYERS = [
   ['http'], //                       the HTTP platforms and what every route shares
   ['model'], //                      entity types, their registry and decorators
   ['access'], //                     roles as they apply: the AccessScope
-  ['fetch'], //                      the FETCH query language
+  ['fetch', 'changes'], //           the FETCH query language; the change log
   ['entity'], //                     the entity engine: CRUD with child groups and hooks
   ['data'], //                       ScopedData, what application code reads and writes with
   ['directory', 'workflow', 'storage'], // organizations/users/roles; workflows; files

@@ -21,6 +21,9 @@
  *   6. table on stdout, JSON in bench/results/latest.json; children stopped and the
  *      database dropped, also on failure and Ctrl-C
  *
+ * Scenarios marked `writes` are also run, in each round, on the first platform's app
+ * with AUDIT_LOG=false: the change log's price on the write path (issue 32).
+ *
  * BENCH_DATA=large (issue 19): the app starts without the demo seed, bench/large-data.js
  * loads 10,000 accounts, 1,000 products, 100,000 invoices and 500,000 lines once the
  * admin has signed in, and the scenarios of bench/scenarios-large.js run on them (random
@@ -540,6 +543,25 @@ function report(results) {
     '(RSS: the largest resident set size of the server process, sampled every 500 ms over\n' +
       ' the warm-up and the run, of all rounds)',
   );
+  const logged = results.scenarios.filter((s) => s.changeLog);
+  if (logged.length > 0) {
+    console.log(
+      `\nThe change log's price: the app on ${platforms[0]} ÷ the same app with AUDIT_LOG=false, ` +
+        'loaded in turn in each round\n',
+    );
+    console.log(
+      table([
+        ['scenario', 'log on req/s', 'log off req/s', 'on/off', 'each round'],
+        ...logged.map((s) => [
+          s.name,
+          fmt(s.platforms[platforms[0]].app.requestsPerSecond),
+          fmt(s.changeLog.logOff.requestsPerSecond),
+          s.changeLog.ratio.toFixed(2),
+          s.changeLog.rounds.map((r) => r.toFixed(2)).join(' '),
+        ]),
+      ]),
+    );
+  }
   /** A pair of figures per server (each app, the baseline, the plain server), per scenario. */
   const perServer = (title, [first, second], pairOf) => {
     console.log(`\n${title}\n`);
@@ -740,6 +762,15 @@ async function main() {
     log(`app on ${platform} up on ${server.base}`);
     apps.push({ platform, server });
   }
+  // The change log's price (issue 32): the first platform again, writing no change log,
+  // loaded beside the app on the scenarios that write.
+  const logOff = scenarios.some((scenario) => scenario.writes)
+    ? await startServer(`app (${SETTINGS.platforms[0]}, AUDIT_LOG=false)`, 'dist/src/main.js', {
+        ...serverEnv(dbUrl),
+        HTTP_PLATFORM: SETTINGS.platforms[0],
+        AUDIT_LOG: 'false',
+      })
+    : undefined;
   const ctx = await signIn(apps[0].server);
   if (LARGE) results.data = await loadLarge(dbUrl, ctx);
   for (const scenario of scenarios) if (scenario.setup) await scenario.setup(ctx);
@@ -776,6 +807,7 @@ async function main() {
       }
       rounds.push({
         apps: runs,
+        logOff: scenario.writes && logOff ? await load(logOff, scenario, ctx, round) : undefined,
         baseline: await load(baseline, scenario, ctx, round),
         plain: scenario.plain === false ? undefined : await load(plain, scenario, ctx, round),
       });
@@ -815,8 +847,18 @@ async function main() {
         stop: stopServer,
       });
     }
+    const logRatios = rounds
+      .filter((r) => r.logOff)
+      .map((r) => r.apps[apps[0].platform].requestsPerSecond / r.logOff.requestsPerSecond);
     results.scenarios.push({
       name: scenario.name,
+      changeLog: logRatios.length
+        ? {
+            logOff: summary(rounds.map((r) => r.logOff)),
+            ratio: median(logRatios),
+            rounds: logRatios,
+          }
+        : undefined,
       request: { method: scenario.method, path: resolve(scenario.path, ctx) },
       baselineSql: scenario.baselineSql ?? 'same',
       platforms,
@@ -825,6 +867,7 @@ async function main() {
     });
   }
   for (const { server } of apps) await stopServer(server);
+  if (logOff) await stopServer(logOff);
   await stopServer(baseline);
   await stopServer(plain);
 

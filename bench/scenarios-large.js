@@ -63,6 +63,7 @@ module.exports = [
   },
   {
     name: 'large: POST /rest/entity/invoice (random account, 5 lines on random products)',
+    writes: true,
     method: 'POST',
     path: '/rest/entity/invoice',
     headers: apiKey,

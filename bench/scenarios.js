@@ -185,6 +185,7 @@ module.exports = [
   },
   {
     name: 'POST /rest/entity/invoice (5 lines)',
+    writes: true,
     method: 'POST',
     path: '/rest/entity/invoice',
     headers: (ctx) => ({ 'x-api-key': ctx.apiKey }),

@@ -27,6 +27,8 @@ export const EVERY_TYPE = '*';
  */
 export class Grants {
   private readonly depths = new Map<string, Record<Action, Depth>>();
+  /** The same from the rows naming each type alone, for types no `*` row reaches. */
+  private readonly namedDepths = new Map<string, Record<Action, Depth>>();
   private readonly readable = new Set<string>();
   private readonly updatable = new Set<string>();
 
@@ -44,26 +46,13 @@ export class Grants {
     const rolesOfEveryType = privileges.filter((p) => p.entity_name === EVERY_TYPE);
     const types = new Set(privileges.map((p) => p.entity_name));
     for (const type of types) {
-      let depth: Record<Action, Depth> = {
-        create: 'none',
-        read: 'none',
-        write: 'none',
-        delete: 'none',
-      };
       const rows = privileges.filter((p) => p.entity_name === type);
+      this.namedDepths.set(type, widestOf(rows));
       // A role's `*` row counts for a named type only where that role has no row of its own.
       if (type !== EVERY_TYPE) {
         rows.push(...rolesOfEveryType.filter((p) => !named.has(`${p.id_role}:${type}`)));
       }
-      for (const row of rows) {
-        depth = {
-          create: widest(depth.create, row.create),
-          read: widest(depth.read, row.read),
-          write: widest(depth.write, row.write),
-          delete: widest(depth.delete, row.delete),
-        };
-      }
-      this.depths.set(type, depth);
+      this.depths.set(type, widestOf(rows));
     }
     for (const field of fields) {
       const name = `${field.entity_name}.${field.property}`;
@@ -72,7 +61,9 @@ export class Grants {
     }
   }
 
-  depth(entityName: string, action: Action): Depth {
+  /** The depth of an action on a type; with `byName`, from the privileges naming it alone. */
+  depth(entityName: string, action: Action, byName = false): Depth {
+    if (byName) return this.namedDepths.get(entityName)?.[action] ?? 'none';
     return (this.depths.get(entityName) ?? this.depths.get(EVERY_TYPE))?.[action] ?? 'none';
   }
 
@@ -83,4 +74,23 @@ export class Grants {
   mayUpdate(entityName: string, property: string): boolean {
     return this.updatable.has(`${entityName}.${property}`);
   }
+}
+
+/** Per action, the widest depth any of the rows grants. */
+function widestOf(rows: PrivilegeRow[]): Record<Action, Depth> {
+  let depth: Record<Action, Depth> = {
+    create: 'none',
+    read: 'none',
+    write: 'none',
+    delete: 'none',
+  };
+  for (const row of rows) {
+    depth = {
+      create: widest(depth.create, row.create),
+      read: widest(depth.read, row.read),
+      write: widest(depth.write, row.write),
+      delete: widest(depth.delete, row.delete),
+    };
+  }
+  return depth;
 }

@@ -51,7 +51,7 @@ export class AccessScope {
   depth(type: EntityType, action: Action): Depth {
     const governing = governingType(type);
     if (this.grants === 'administrator' || !governing.privileges) return 'organization';
-    return this.grants.depth(governing.name, action);
+    return this.grants.depth(governing.name, action, governing.grantedByName);
   }
 
   /** The SQL condition: rows of `type` under `alias` the caller may `action`. */

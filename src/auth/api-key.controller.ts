@@ -4,6 +4,7 @@ import { ParseKeyPipe } from '../http/parse-key.pipe';
 import { Identity } from '../common/identity';
 import { CurrentIdentity } from '../http/caller.decorators';
 import { ApiKeyService } from './api-key.service';
+import { actorOf } from '../changes/change-log.service';
 import { ApiKeyDto, CreateApiKeyDto, CreatedApiKeyDto } from './dto/api-key.dto';
 
 @ApiTags('api keys')
@@ -17,7 +18,7 @@ export class ApiKeyController {
     @CurrentIdentity() identity: Identity,
     @Body() dto: CreateApiKeyDto,
   ): Promise<CreatedApiKeyDto> {
-    return this.apiKeys.create(identity.userKey, dto.name, dto.expiresAt);
+    return this.apiKeys.create(identity.userKey, dto.name, dto.expiresAt, actorOf(identity));
   }
 
   @Get()
@@ -33,6 +34,6 @@ export class ApiKeyController {
     @CurrentIdentity() identity: Identity,
     @Param('id', ParseKeyPipe) id: number,
   ): Promise<void> {
-    return this.apiKeys.revoke(identity.userKey, id);
+    return this.apiKeys.revoke(identity.userKey, id, actorOf(identity));
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { GenerateSql } from '../database/generate-sql';
+import { GenerateSql, IN_TRANSACTION } from '../database/generate-sql';
+import { Transaction } from '../database/transaction';
 import { Sql } from '../database/sql.service';
 import { IDENTITY_USER_COLUMNS, IdentityUser } from './identity.mapper';
 
@@ -19,6 +20,17 @@ export interface ApiKeyUser extends IdentityUser {
   locale: string;
 }
 
+/** A key's user, as a security event about the key names it. */
+export interface KeyUser {
+  key: number;
+  userName: string;
+  idOrganization: number;
+  idBusinessUnit: number;
+}
+
+const KEY_USER_COLUMNS = `u.key, u.user_name AS "userName", u.id_organization AS "idOrganization",
+  u.id_business_unit AS "idBusinessUnit"`;
+
 const KEY_COLUMNS = `key AS id, name, created_at AS "createdAt", expires_at AS "expiresAt",
   last_used_at AS "lastUsedAt"`;
 
@@ -27,19 +39,27 @@ const KEY_COLUMNS = `key AS id, name, created_at AS "createdAt", expires_at AS "
 export class ApiKeyRepository {
   constructor(private readonly sql: Sql) {}
 
-  @GenerateSql({ params: [1, 'reporting job', 'sha256', null] })
+  /** A new key, and its user as a security event names it. */
+  @GenerateSql({ params: [1, 'reporting job', 'sha256', null, IN_TRANSACTION] })
   async insert(
     userKey: number,
     name: string,
     secretHash: string,
     expiresAt: Date | null,
-  ): Promise<ApiKeyRow> {
-    const row = await this.sql.row<ApiKeyRow>(
-      `INSERT INTO api_key (id_user, name, secret_hash, expires_at) VALUES ($1, $2, $3, $4)
-       RETURNING ${KEY_COLUMNS}`,
+    tx?: Transaction,
+  ): Promise<ApiKeyRow & { user: KeyUser }> {
+    const row = await this.sql.row<ApiKeyRow & KeyUser>(
+      `WITH k AS (
+         INSERT INTO api_key (id_user, name, secret_hash, expires_at) VALUES ($1, $2, $3, $4)
+         RETURNING ${KEY_COLUMNS}, id_user
+       )
+       SELECT k.id, k.name, k."createdAt", k."expiresAt", k."lastUsedAt", ${KEY_USER_COLUMNS}
+         FROM k JOIN "user" u ON u.key = k.id_user`,
       [userKey, name, secretHash, expiresAt],
+      tx,
     );
-    return row!;
+    const { key, userName, idOrganization, idBusinessUnit, ...apiKey } = row!;
+    return { ...apiKey, user: { key, userName, idOrganization, idBusinessUnit } };
   }
 
   /** A user's keys that are not revoked, oldest first. */
@@ -51,15 +71,26 @@ export class ApiKeyRepository {
     );
   }
 
-  /** Revokes a key of the user's; false when it has none such (or it is revoked). */
-  @GenerateSql({ params: [1, 1] })
-  async revoke(userKey: number, apiKeyId: number): Promise<boolean> {
-    const { count } = await this.sql.changed(
-      `UPDATE api_key SET revoked_at = now()
-        WHERE key = $1 AND id_user = $2 AND revoked_at IS NULL`,
+  /**
+   * Revokes a key of the user's: the key's name and its user, or undefined when the user
+   * has none such (or it is revoked).
+   */
+  @GenerateSql({ params: [1, 1, IN_TRANSACTION] })
+  async revoke(
+    userKey: number,
+    apiKeyId: number,
+    tx?: Transaction,
+  ): Promise<{ name: string; user: KeyUser } | undefined> {
+    const row = await this.sql.row<KeyUser & { name: string }>(
+      `UPDATE api_key k SET revoked_at = now() FROM "user" u
+        WHERE k.key = $1 AND k.id_user = $2 AND k.revoked_at IS NULL AND u.key = k.id_user
+      RETURNING k.name, ${KEY_USER_COLUMNS}`,
       [apiKeyId, userKey],
+      tx,
     );
-    return count > 0;
+    if (!row) return undefined;
+    const { name, ...user } = row;
+    return { name, user };
   }
 
   /**

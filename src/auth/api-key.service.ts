@@ -5,6 +5,9 @@ import { newSecret, sha256 } from '../common/secrets';
 import { Environment } from '../config/environment';
 import { ApiKeyRepository, ApiKeyRow, ApiKeyUser } from './api-key.repository';
 import { identityOf } from './identity.mapper';
+import { Actor, ChangeLog, SYSTEM_ACTOR } from '../changes/change-log.service';
+import { Transactions } from '../database/transactions.service';
+import { userEvent } from './security-events';
 
 export const API_KEY_PREFIX = 'atr_';
 const MAX_CACHED_KEYS = 10_000;
@@ -38,14 +41,28 @@ export class ApiKeyService {
 
   constructor(
     private readonly apiKeys: ApiKeyRepository,
+    private readonly transactions: Transactions,
+    private readonly changeLog: ChangeLog,
     config: ConfigService<Environment, true>,
   ) {
     this.cacheMs = config.get('API_KEY_CACHE_SECONDS', { infer: true }) * 1000;
   }
 
-  async create(userKey: number, name: string, expiresAt?: Date): Promise<CreatedApiKey> {
+  /** A new key of the user's; `actor` made it (the user, an administrator's CLI). */
+  async create(
+    userKey: number,
+    name: string,
+    expiresAt?: Date,
+    actor: Actor = SYSTEM_ACTOR,
+  ): Promise<CreatedApiKey> {
     const key = API_KEY_PREFIX + newSecret();
-    const saved = await this.apiKeys.insert(userKey, name, sha256(key), expiresAt ?? null);
+    const saved = await this.transactions.run(async (tx) => {
+      const row = await this.apiKeys.insert(userKey, name, sha256(key), expiresAt ?? null, tx);
+      this.changeLog.record(tx, actor, [
+        userEvent('api_key_created', row.user, { apiKey: row.id, name: row.name }),
+      ]);
+      return row;
+    });
     return { id: saved.id, name: saved.name, key, expiresAt: saved.expiresAt };
   }
 
@@ -53,10 +70,14 @@ export class ApiKeyService {
     return this.apiKeys.listOf(userKey);
   }
 
-  async revoke(userKey: number, apiKeyId: number): Promise<void> {
-    if (!(await this.apiKeys.revoke(userKey, apiKeyId))) {
-      throw new NotFoundException(`API key ${apiKeyId} not found`);
-    }
+  async revoke(userKey: number, apiKeyId: number, actor: Actor = SYSTEM_ACTOR): Promise<void> {
+    await this.transactions.run(async (tx) => {
+      const revoked = await this.apiKeys.revoke(userKey, apiKeyId, tx);
+      if (!revoked) throw new NotFoundException(`API key ${apiKeyId} not found`);
+      this.changeLog.record(tx, actor, [
+        userEvent('api_key_revoked', revoked.user, { apiKey: apiKeyId, name: revoked.name }),
+      ]);
+    });
     this.revocations++;
     for (const [hash, cached] of this.cache) {
       if (cached.apiKeyId === apiKeyId) this.cache.delete(hash);
@@ -81,7 +102,7 @@ export class ApiKeyService {
     const revocations = this.revocations;
     const row = await this.apiKeys.use(hash);
     if (!row) return undefined;
-    const identity = identityOf(row, 'api-key', row.locale);
+    const identity = { ...identityOf(row, 'api-key', row.locale), via: `api-key ${row.apiKeyId}` };
     if (revocations === this.revocations) this.remember(hash, row, identity);
     return identity;
   }

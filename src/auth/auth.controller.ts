@@ -60,7 +60,7 @@ export class AuthController {
     @Res({ passthrough: true }) response: HttpResponse,
   ): Promise<void> {
     if (logout !== '1' && logout !== 'true') return;
-    await this.auth.logout(readCookie(request, AUTH_TOKEN_COOKIE));
+    await this.auth.logout(readCookie(request, AUTH_TOKEN_COOKIE), request);
     clearSessionCookies(response, request);
   }
 

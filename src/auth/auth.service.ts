@@ -10,6 +10,8 @@ import { OidcSignIn } from './oidc/oidc-sign-in.service';
 import { ServerInfoService } from './server-info.service';
 import { NewSession, SessionService } from './session.service';
 import { MIN_PASSWORD_LENGTH, UserService } from '../directory/user.service';
+import { actorOf, ChangeLog } from '../changes/change-log.service';
+import { actorOfUser, userEvent, userOf } from './security-events';
 
 export const DEFAULT_LOCALE = 'RO';
 const INVALID_CREDENTIALS = 'Invalid user or password';
@@ -28,16 +30,30 @@ export class AuthService {
     private readonly throttle: LoginThrottleService,
     private readonly serverInfo: ServerInfoService,
     private readonly oidc: OidcSignIn,
+    private readonly changeLog: ChangeLog,
   ) {}
 
   async login(credentials: LoginDto, request: HttpRequest): Promise<LoginResult> {
     const address = request.ip ?? '';
     await this.throttle.consumeAttempt(credentials.user, address);
     const user = await this.users.verifyCredentials(credentials.user, credentials.password);
-    if (!user) throw new UnauthorizedException(INVALID_CREDENTIALS);
+    const detail = { address, strategy: 'password' };
+    if (!user) {
+      // Whether the name is a user's or not, the same work: one look-up, one entry.
+      const known = await this.users.findByName(credentials.user);
+      await this.changeLog.recordNow(
+        actorOfUser(undefined, 'session', request.id, credentials.user),
+        userEvent('sign_in_failed', known, detail),
+      );
+      throw new UnauthorizedException(INVALID_CREDENTIALS);
+    }
     await this.throttle.recordSuccess(credentials.user, address);
     const locale = credentials.locale ?? DEFAULT_LOCALE;
     const session = await this.sessions.create(user.key, 'session', locale);
+    await this.changeLog.recordNow(
+      actorOfUser(user, 'session', request.id),
+      userEvent('signed_in', user, detail),
+    );
     return {
       session,
       info: this.serverInfo.describe(request, identityOf(user, 'session', locale)),
@@ -54,16 +70,37 @@ export class AuthService {
     refreshToken: string | undefined,
     request: HttpRequest,
   ): Promise<LoginResult> {
-    const { user, tokens } = await this.oidc.withTokens(accessToken, refreshToken);
+    const address = request.ip ?? '';
+    const signedIn = await this.oidc.withTokens(accessToken, refreshToken).catch(async (error) => {
+      if (error instanceof UnauthorizedException) {
+        await this.changeLog.recordNow(
+          actorOfUser(undefined, 'oidc', request.id),
+          userEvent('sign_in_failed', undefined, { address, strategy: 'oidc' }),
+        );
+      }
+      throw error;
+    });
+    const { user, tokens } = signedIn;
     const session = await this.sessions.create(user.key, 'oidc', user.locale, tokens);
+    const via = `oidc ${signedIn.provider}`;
+    await this.changeLog.recordNow(
+      actorOfUser(user, via, request.id),
+      userEvent('signed_in', user, { address, strategy: via }),
+    );
     return {
       session,
       info: this.serverInfo.describe(request, identityOf(user, 'oidc', user.locale)),
     };
   }
 
-  async logout(token: string | undefined): Promise<void> {
-    if (token) await this.sessions.endByToken(token);
+  async logout(token: string | undefined, request: HttpRequest): Promise<void> {
+    if (!token) return;
+    const user = await this.sessions.endByToken(token);
+    if (!user) return;
+    await this.changeLog.recordNow(
+      actorOfUser(user, 'session', request.id),
+      userEvent('signed_out', user, { address: request.ip ?? '' }),
+    );
   }
 
   /**
@@ -89,5 +126,9 @@ export class AuthService {
     await this.users.changePassword(identity.userKey, form['current-password'], next);
     await this.throttle.recordSuccess(identity.userName, address);
     await this.sessions.endOthers(identity.userKey, identity.session?.key);
+    await this.changeLog.recordNow(
+      actorOf(identity),
+      userEvent('password_changed', userOf(identity), { address }),
+    );
   }
 }

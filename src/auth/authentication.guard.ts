@@ -42,7 +42,7 @@ export class AuthenticationGuard extends AuthGuard() {
     if (!request.user) return true; // public route, anonymous caller
     // The request's own copy: a strategy may hand several requests the same cached object,
     // and the access scope is worked out once per Identity object (AccessService.scopeOf).
-    const identity = (request.user = { ...request.user });
+    const identity = (request.user = { ...request.user, requestId: request.id });
 
     if (
       identity.session &&

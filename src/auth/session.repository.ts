@@ -41,6 +41,14 @@ export interface SessionTimes {
 
 const TIMES = { idleSeconds: 1800, rotateSeconds: 900, touchSeconds: 30 };
 
+/** The user whose session ended. */
+export interface SessionUser {
+  key: number;
+  userName: string;
+  idOrganization: number;
+  idBusinessUnit: number;
+}
+
 /** The SQL of `session`: tokens are found by their SHA-256. */
 @Injectable()
 export class SessionRepository {
@@ -155,12 +163,18 @@ export class SessionRepository {
     await this.sql.run(`DELETE FROM session WHERE key = $1`, [sessionKey]);
   }
 
-  /** Ends the session of a token, current or previous. */
+  /** Ends the session of a token, current or previous; the user it was, if any. */
   @GenerateSql({ params: ['sha256'] })
-  async deleteByToken(tokenHash: string): Promise<void> {
-    await this.sql.run(`DELETE FROM session WHERE token_hash = $1 OR previous_token_hash = $1`, [
-      tokenHash,
-    ]);
+  deleteByToken(tokenHash: string): Promise<SessionUser | undefined> {
+    return this.sql.row(
+      `WITH gone AS (
+         DELETE FROM session WHERE token_hash = $1 OR previous_token_hash = $1 RETURNING id_user
+       )
+       SELECT u.key, u.user_name AS "userName", u.id_organization AS "idOrganization",
+              u.id_business_unit AS "idBusinessUnit"
+         FROM gone JOIN "user" u ON u.key = gone.id_user LIMIT 1`,
+      [tokenHash],
+    );
   }
 
   /**

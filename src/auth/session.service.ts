@@ -5,7 +5,7 @@ import { newSecret, sha256 } from '../common/secrets';
 import { Environment } from '../config/environment';
 import { Transaction } from '../database/transaction';
 import { identityOf } from './identity.mapper';
-import { SessionRepository, SessionTimes } from './session.repository';
+import { SessionRepository, SessionTimes, SessionUser } from './session.repository';
 
 /** How long the token before a rotation stays valid, for requests already in flight. */
 const ROTATION_GRACE_SECONDS = 60;
@@ -114,7 +114,7 @@ export class SessionService {
   }
 
   /** Ends the session a token belongs to; unknown tokens are ignored. */
-  endByToken(token: string): Promise<void> {
+  endByToken(token: string): Promise<SessionUser | undefined> {
     return this.sessions.deleteByToken(sha256(token));
   }
 

@@ -3,6 +3,8 @@ import { hashPassword } from '../directory/password-hasher';
 import { MIN_PASSWORD_LENGTH } from '../directory/user.service';
 import { BusinessRuleError } from '../entity/entity.errors';
 import { SessionService } from './session.service';
+import { actorOf, ChangeLog } from '../changes/change-log.service';
+import { userEvent } from './security-events';
 
 /**
  * `password` is write-only on the `user` entity type: it is stored as a hash, never as
@@ -11,7 +13,10 @@ import { SessionService } from './session.service';
  */
 @EntityHooks('user')
 export class UserPasswordHooks {
-  constructor(private readonly sessions: SessionService) {}
+  constructor(
+    private readonly sessions: SessionService,
+    private readonly changeLog: ChangeLog,
+  ) {}
 
   async onBeforeInsert(context: HookContext): Promise<void> {
     if (context.entity.properties.password === undefined) {
@@ -23,10 +28,21 @@ export class UserPasswordHooks {
   async onBeforeUpdate(context: HookContext): Promise<void> {
     if (!(await this.hashPassword(context))) return;
     const { stored, identity, data } = context;
-    const userKey = stored!.properties.key as number;
+    const user = stored!.properties;
+    const userKey = user.key as number;
     const own = identity.userKey === userKey ? identity.session?.key : undefined;
     // Sessions are sign-in's rows, not entities: ended in the write's own transaction.
     await this.sessions.endOthers(userKey, own, data.transaction);
+    // The hash is no value the log keeps: the event says that it changed, and who did it.
+    const subject = {
+      key: userKey,
+      userName: user.user_name as string,
+      idOrganization: user.id_organization as number,
+      idBusinessUnit: user.id_business_unit as number,
+    };
+    this.changeLog.record(data.transaction, actorOf(identity), [
+      userEvent('password_reset', subject, {}),
+    ]);
   }
 
   /** True when the entity carried a new password. */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiKeyService } from '../auth/api-key.service';
+import { CLI_ACTOR } from '../changes/change-log.service';
 import { Transactions } from '../database/transactions.service';
 import { OrganizationService } from '../directory/organization.service';
 import { UserService } from '../directory/user.service';
@@ -30,6 +31,7 @@ export class AdminCommandsService {
       name: command.organization,
       adminUserName: command.adminUserName,
       adminPassword: command.adminPassword,
+      actor: CLI_ACTOR,
     });
     return {
       stdout: [
@@ -67,6 +69,7 @@ export class AdminCommandsService {
           organizationKey: organization.key,
           businessUnitKey: businessUnit.key,
           roles: command.roles,
+          actor: CLI_ACTOR,
         },
         tx,
       );
@@ -84,7 +87,7 @@ export class AdminCommandsService {
   async grantRoles(command: Command<'role:grant'>): Promise<CommandOutput> {
     const user = await this.users.findByName(command.userName);
     if (!user) throw new CommandFailedError(`User "${command.userName}" does not exist`);
-    await this.users.grantRoles(user, command.roles);
+    await this.users.grantRoles(user, command.roles, undefined, CLI_ACTOR);
     return {
       stdout: [`User "${user.userName}" holds ${command.roles.map((r) => `"${r}"`).join(', ')}`],
       stderr: [],
@@ -102,7 +105,7 @@ export class AdminCommandsService {
     const expiresAt = command.expiresInDays
       ? new Date(Date.now() + command.expiresInDays * DAY_MS)
       : undefined;
-    const created = await this.apiKeys.create(user.key, command.keyName, expiresAt);
+    const created = await this.apiKeys.create(user.key, command.keyName, expiresAt, CLI_ACTOR);
     const expiry = created.expiresAt ? `expires ${created.expiresAt.toISOString()}` : 'no expiry';
     return {
       // Alone on stdout, so `KEY=$(... apikey:create ...)` captures exactly the secret.

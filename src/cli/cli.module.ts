@@ -3,6 +3,8 @@ import { ConfigModule } from '@nestjs/config';
 import { appEntities } from '../app.module';
 import { ApiKeyRepository } from '../auth/api-key.repository';
 import { ApiKeyService } from '../auth/api-key.service';
+import { ChangeLogRepository } from '../changes/change-log.repository';
+import { ChangeLog } from '../changes/change-log.service';
 import { validateEnvironment } from '../config/environment';
 import { DatabaseModule } from '../database/database.module';
 import { DIRECTORY_SERVICES } from '../directory/directory.module';
@@ -37,7 +39,15 @@ export class CliModule {
         // A new organization's role member grants every secured property the types declare.
         ModelModule,
       ],
-      providers: [...DIRECTORY_SERVICES, ApiKeyService, ApiKeyRepository, AdminCommandsService],
+      providers: [
+        ...DIRECTORY_SERVICES,
+        // What a command writes goes to the change log, as the server's writes do.
+        ChangeLog,
+        ChangeLogRepository,
+        ApiKeyService,
+        ApiKeyRepository,
+        AdminCommandsService,
+      ],
     };
   }
 }

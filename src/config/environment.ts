@@ -68,6 +68,13 @@ export class Environment {
   /** Pool connections FETCH queries and workflows leave to every other request. */
   @IsInt() @Min(0) DATABASE_POOL_RESERVED: number = 2;
   @IsString() DATA_DIR: string = './data';
+  /**
+   * Whether writes go to the change log (history, audit, asOf). Off only for a bulk load
+   * whose history nobody will ask for: what is written meanwhile has none.
+   */
+  @IsIn(['true', 'false']) AUDIT_LOG: string = 'true';
+  /** Months of change log kept, whole months dropped at once; unset: kept for ever. */
+  @IsOptional() @IsInt() @Min(1) AUDIT_RETENTION_MONTHS?: number;
   /** Where uploaded bytes go: `fs` (DATA_DIR/files) or `db` (PostgreSQL, shared by instances). */
   @IsIn(STORAGE_DRIVERS) STORAGE_DRIVER: StorageDriver = 'fs';
   /** The largest upload, in bytes; larger is 413 and nothing is stored. */

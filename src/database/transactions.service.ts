@@ -10,6 +10,13 @@ import { managerOf, Transaction } from './transaction';
 
 /** Where a transaction's after-commit work waits (TypeORM's per-connection `data`). */
 const AFTER_COMMIT = 'atrium:after-commit';
+/** Where what a transaction gathers to write before it commits waits. */
+const BATCHES = 'atrium:batches';
+
+interface Batch {
+  value: unknown;
+  flush: (value: unknown) => Promise<void>;
+}
 
 /** TypeORM's `data` of a connection (a QueryRunner), which it leaves to its users. */
 type QueryRunnerData = Record<string, unknown> | undefined;
@@ -31,7 +38,28 @@ export class Transactions implements EntitySubscriberInterface {
    */
   async run<T>(work: (tx: Transaction) => Promise<T>, joined?: Transaction): Promise<T> {
     if (joined?.active) return await work(joined);
-    return this.dataSource.transaction((manager) => work(new Transaction(manager)));
+    return this.dataSource.transaction(async (manager) => {
+      const result = await work(new Transaction(manager));
+      await flushBatches(manager.queryRunner?.data);
+      return result;
+    });
+  }
+
+  /**
+   * What `tx` gathers under `slot` while it runs (`create`d at the first call), handed to
+   * `flush` once the work is done, inside the transaction, just before it commits: many
+   * writes of one transaction become one statement, and a rollback sends none.
+   */
+  batch<T>(tx: Transaction, slot: symbol, create: () => T, flush: (batch: T) => Promise<void>): T {
+    const data: QueryRunnerData = managerOf(tx).queryRunner?.data;
+    if (!data) throw new Error('batch: the transaction has no connection of its own');
+    const batches = (data[BATCHES] ??= new Map()) as Map<symbol, Batch>;
+    let batch = batches.get(slot);
+    if (!batch) {
+      batch = { value: create(), flush: flush as (value: unknown) => Promise<void> };
+      batches.set(slot, batch);
+    }
+    return batch.value as T;
   }
 
   /**
@@ -63,6 +91,14 @@ export class Transactions implements EntitySubscriberInterface {
   afterTransactionRollback({ queryRunner }: TransactionRollbackEvent): void {
     if (!queryRunner.isTransactionActive) takeCallbacks(queryRunner.data);
   }
+}
+
+/** Writes the batches a transaction gathered (they may not gather more meanwhile). */
+async function flushBatches(data: QueryRunnerData): Promise<void> {
+  const batches = data?.[BATCHES] as Map<symbol, Batch> | undefined;
+  if (!batches) return;
+  delete data![BATCHES];
+  for (const { value, flush } of batches.values()) await flush(value);
 }
 
 /** The callbacks waiting on a connection, taken off it (none, on most commits). */

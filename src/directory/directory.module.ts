@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessModule } from '../access/access.module';
+import { ChangesModule } from '../changes/changes.module';
 import { ModelModule } from '../model/model.module';
 import { BusinessUnitHooks } from './business-unit.hooks';
 import { DIRECTORY_ENTITIES } from './entities';
@@ -37,6 +38,7 @@ export const DIRECTORY_SERVICES = [
     TypeOrmModule.forFeature(DIRECTORY_ENTITIES),
     ModelModule,
     AccessModule,
+    ChangesModule,
   ],
   providers: [
     ...DIRECTORY_SERVICES,

@@ -1,7 +1,9 @@
 import { ConflictException, Injectable } from '@nestjs/common';
 import { Transaction } from '../database/transaction';
 import { Transactions } from '../database/transactions.service';
+import { governingType } from '../model/entity-type';
 import { EntityRegistry } from '../model/entity.registry';
+import { Actor, ChangeLog, SYSTEM_ACTOR } from '../changes/change-log.service';
 import {
   BusinessUnitRow,
   OrganizationRepository,
@@ -17,6 +19,8 @@ export interface NewOrganization {
   name: string;
   adminUserName: string;
   adminPassword: string;
+  /** Who creates it, for the change log (the CLI; first boot is `system`). */
+  actor?: Actor;
 }
 
 export interface CreatedOrganization {
@@ -34,6 +38,7 @@ export class OrganizationService {
     private readonly users: UserService,
     private readonly registry: EntityRegistry,
     private readonly transactions: Transactions,
+    private readonly changeLog: ChangeLog,
   ) {}
 
   /**
@@ -101,11 +106,21 @@ export class OrganizationService {
         isAdmin: true,
         organizationKey,
         businessUnitKey,
+        actor: input.actor,
       },
       tx,
     );
     const owner = asOwner(admin);
     const organization = await this.organizations.insertOrganization(input.name, owner, tx);
+    this.changeLog.record(tx, input.actor ?? SYSTEM_ACTOR, [
+      {
+        operation: 'created',
+        entity: 'organization',
+        recordKey: organization.key,
+        owner,
+        changes: { name: { new: organization.name } },
+      },
+    ]);
     const businessUnit = await this.organizations.insertBusinessUnit(
       DEFAULT_BUSINESS_UNIT,
       owner,
@@ -115,10 +130,14 @@ export class OrganizationService {
     return { organization, businessUnit, admin };
   }
 
-  /** Every secured property the entity types declare: role `member` grants them all. */
+  /**
+   * Every secured property the entity types declare: role `member` grants them all, but
+   * those of types only a privilege naming them reaches (the change log).
+   */
   private securedProperties(): { entity: string; property: string }[] {
     return this.registry
       .all()
+      .filter((type) => !governingType(type).grantedByName)
       .flatMap((type) =>
         [...type.properties.values()]
           .filter((property) => property.secured)

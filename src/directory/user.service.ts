@@ -1,4 +1,5 @@
 import { BadRequestException, Injectable, UnauthorizedException } from '@nestjs/common';
+import { Actor, ChangeLog, SYSTEM_ACTOR } from '../changes/change-log.service';
 import { Transaction } from '../database/transaction';
 import { Transactions } from '../database/transactions.service';
 import { Owner } from '../model/owner';
@@ -20,6 +21,8 @@ export interface NewUser {
   createdBy?: number;
   /** Names of roles of the organization the user holds. */
   roles?: string[];
+  /** Who creates it, for the change log: the CLI, first boot, a test's setup (`system`). */
+  actor?: Actor;
 }
 
 /** A user an OpenID provider signs in, made on its first sign-in. */
@@ -33,6 +36,8 @@ export interface NewExternalUser {
   businessUnitKey: number;
   issuer: string;
   subject: string;
+  /** The sign-in it is made for: `oidc <provider>`, the request id. */
+  actor: Pick<Actor, 'via' | 'requestId'>;
 }
 
 /** Users: their passwords, creation, and the roles they hold. */
@@ -42,6 +47,7 @@ export class UserService {
     private readonly users: UserRepository,
     private readonly roles: RoleRepository,
     private readonly transactions: Transactions,
+    private readonly changeLog: ChangeLog,
   ) {}
 
   /**
@@ -93,7 +99,8 @@ export class UserService {
         },
         tx,
       );
-      await this.grantRoles(user!, input.roles ?? [], tx);
+      this.logCreated(tx, user!, input.actor ?? SYSTEM_ACTOR);
+      await this.grantRoles(user!, input.roles ?? [], tx, input.actor);
       return user!;
     }, tx);
   }
@@ -104,7 +111,7 @@ export class UserService {
    */
   async createExternal(input: NewExternalUser, tx: Transaction): Promise<UserRow | undefined> {
     const userName = await this.freeName(input.preferredName, input.suffix, tx);
-    return this.users.insert(
+    const user = await this.users.insert(
       {
         userName,
         fullName: (input.fullName ?? userName).slice(0, 200),
@@ -116,14 +123,47 @@ export class UserService {
       },
       tx,
     );
+    if (user) this.logCreated(tx, user, { ...input.actor, userKey: user.key, userName });
+    return user;
   }
 
   /** Gives a user roles of its organization by name (400 naming one that does not exist). */
-  async grantRoles(user: UserRow, roleNames: string[], tx?: Transaction): Promise<void> {
-    await this.transactions.run(
-      (tx) => this.roles.grantRoles(user.key, ownerOfUserRow(user), roleNames, tx),
-      tx,
-    );
+  async grantRoles(
+    user: UserRow,
+    roleNames: string[],
+    tx?: Transaction,
+    actor: Actor = SYSTEM_ACTOR,
+  ): Promise<void> {
+    if (roleNames.length === 0) return;
+    await this.transactions.run(async (tx) => {
+      await this.roles.grantRoles(user.key, ownerOfUserRow(user), roleNames, tx);
+      this.changeLog.record(tx, actor, [
+        {
+          operation: 'roles_changed',
+          entity: 'user',
+          recordKey: user.key,
+          owner: ownerOfUserRow(user),
+          detail: { granted: roleNames },
+        },
+      ]);
+    }, tx);
+  }
+
+  /** The entry of a user made outside the entity API (the CLI, first boot, a sign-in). */
+  private logCreated(tx: Transaction, user: UserRow, actor: Actor): void {
+    this.changeLog.record(tx, actor, [
+      {
+        operation: 'created',
+        entity: 'user',
+        recordKey: user.key,
+        owner: ownerOfUserRow(user),
+        changes: {
+          user_name: { new: user.userName },
+          full_name: { new: user.fullName },
+          is_admin: { new: user.isAdmin },
+        },
+      },
+    ]);
   }
 
   /** `preferred`, or it suffixed `-<suffix><n>` with the first n that makes it free. */

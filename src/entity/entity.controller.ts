@@ -1,4 +1,15 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Res,
+} from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { CurrentIdentity } from '../http/caller.decorators';
 import { Identity } from '../common/identity';
@@ -8,23 +19,60 @@ import { RequireContentType } from '../http/content-type.guard';
 import { AssignOwnerDto } from './dto/assign-owner.dto';
 import { EntityRecord } from '../model/entity-record';
 import { EntityService, WriteResult } from './entity.service';
+import { EntityHistoryService, HistoryEntry } from './entity-history.service';
+import { historyCursor, HistoryQuery, instant, parseHistoryQuery } from './history.query';
 
 /** In the OpenAPI document as a path per entity type instead (metadata/api-document.ts). */
 @ApiExcludeController()
 @Controller('rest/entity')
 export class EntityController {
-  constructor(private readonly entities: EntityService) {}
+  constructor(
+    private readonly entities: EntityService,
+    private readonly histories: EntityHistoryService,
+  ) {}
 
+  /** The record; with `asOf`, as it was at that instant (rebuilt from the change log). */
   @Get(':name/:key')
   async read(
     @CurrentIdentity() identity: Identity,
     @Param('name') name: string,
     @Param('key', ParseKeyPipe) key: number,
     @Res({ passthrough: true }) response: HttpResponse,
+    @Query('asOf') asOf?: string,
   ): Promise<EntityRecord> {
+    if (asOf !== undefined) {
+      return this.histories.asOf(identity, name, key, instant('asOf', asOf));
+    }
     const { entity, etag } = await this.entities.read(identity, name, key);
     response.header('ETag', etag);
     return entity;
+  }
+
+  /** The record's history, newest first; X-Fetch-Next names the next page. */
+  @Get(':name/:key/history')
+  async history(
+    @CurrentIdentity() identity: Identity,
+    @Param('name') name: string,
+    @Param('key', ParseKeyPipe) key: number,
+    @Query() query: HistoryQuery,
+    @Headers('x-fetch-cursor') cursor: string | undefined,
+    @Res({ passthrough: true }) response: HttpResponse,
+  ): Promise<HistoryEntry[]> {
+    const { filter, limit } = parseHistoryQuery({ ...query, cursor });
+    const page = await this.histories.history(identity, name, key, filter, limit);
+    if (page.next !== undefined) response.header('X-Fetch-Next', historyCursor(page.next));
+    return page.entries;
+  }
+
+  /** Erases the record's history but for one entry saying who did it (administrators). */
+  @Post(':name/:key/history/purge')
+  @HttpCode(200)
+  purge(
+    @CurrentIdentity() identity: Identity,
+    @Param('name') name: string,
+    @Param('key', ParseKeyPipe) key: number,
+  ): Promise<{ purged: number }> {
+    return this.histories.purge(identity, name, key);
   }
 
   @Post(':name')

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module';
+import { ChangesModule } from '../changes/changes.module';
 import { ModelModule } from '../model/model.module';
 import { EntityController } from './entity.controller';
+import { EntityHistoryService } from './entity-history.service';
 import { EntityService } from './entity.service';
 import { EntityStore } from './entity.store';
 import { EntityWriter } from './entity.writer';
@@ -13,9 +15,16 @@ import { HookRunner } from './hook-runner';
  * hooks. The data layer registers the hooks and hands the engine to application code.
  */
 @Module({
-  imports: [ModelModule, AccessModule],
+  imports: [ModelModule, AccessModule, ChangesModule],
   controllers: [EntityController],
-  providers: [EntityService, EntityStore, EntityWriter, HookRunner, HookRegistry],
+  providers: [
+    EntityService,
+    EntityHistoryService,
+    EntityStore,
+    EntityWriter,
+    HookRunner,
+    HookRegistry,
+  ],
   exports: [EntityService, HookRegistry],
 })
 export class EntityModule {}

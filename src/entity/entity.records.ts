@@ -95,3 +95,7 @@ export function keysByType(type: EntityType, record: EntityRecord): Map<EntityTy
 export function notFound(type: EntityType, key: number): NotFoundException {
   return new NotFoundException(`${type.name} ${key} not found`);
 }
+
+export function unknownType(name: string): NotFoundException {
+  return new NotFoundException(`Unknown entity type "${name}"`);
+}

@@ -3,12 +3,13 @@ import {
   ConflictException,
   ForbiddenException,
   Injectable,
-  NotFoundException,
   PreconditionFailedException,
 } from '@nestjs/common';
 import { Action } from '../access/access.depth';
 import { AccessScope } from '../access/access.scope';
 import { AccessService } from '../access/access.service';
+import { actorOf, ChangeEntry, ChangeLog } from '../changes/change-log.service';
+import { entriesWorthWriting, withSecurityEvents } from '../changes/record-changes';
 import { Identity } from '../common/identity';
 import { translateWriteError } from '../http/database-refusals';
 import { Transaction } from '../database/transaction';
@@ -17,7 +18,7 @@ import { etagMatches } from '../http/etag';
 import { EntityRecord } from '../model/entity-record';
 import { EntityType, SYSTEM_COLUMNS } from '../model/entity-type';
 import { EntityRegistry } from '../model/entity.registry';
-import { ownerOfRow } from '../model/owner';
+import { Owner, ownerOfRow } from '../model/owner';
 import { BusinessRuleError, HookEvent, HookFailedException } from './entity.errors';
 import { parseEnvelope, textOf } from './entity.input';
 import {
@@ -26,11 +27,12 @@ import {
   keysByType,
   mergeInto,
   notFound,
+  unknownType,
   visibleTo,
 } from './entity.records';
 import { EntityStore } from './entity.store';
 import { readTree } from './entity-tree';
-import { EntityWriter } from './entity.writer';
+import { EntityWriter, WriteContext } from './entity.writer';
 import { HookRunner } from './hook-runner';
 import { JoinedTransaction } from './joined-transaction';
 import { Lookups } from './lookups';
@@ -64,6 +66,7 @@ export class EntityService {
     private readonly writer: EntityWriter,
     private readonly hooks: HookRunner,
     private readonly access: AccessService,
+    private readonly changeLog: ChangeLog,
   ) {}
 
   async read(
@@ -99,7 +102,7 @@ export class EntityService {
       await this.lookupsFirst(lookups, tx, scope, () =>
         this.runHooks('onBeforeInsert', type, input, undefined, forHooks, scope),
       );
-      const context = { tx, scope, owner: scope.identity };
+      const context = this.contextOf(tx, scope, type, scope.identity);
       const record = [{ record: input, link: {} }];
       const [key] = await this.writer.insert(context, type, record, lookups.guard(scope));
       if (key === undefined) {
@@ -108,6 +111,7 @@ export class EntityService {
           `A record this ${type.name} points at changed while it was written: send it again`,
         );
       }
+      this.logChanges(context);
       return { operation: 'insert', key };
     });
   }
@@ -135,8 +139,9 @@ export class EntityService {
       const merged = mergeInto(stored, input, type.name);
       await new Lookups(this.registry, type, input).check(this.store, tx, scope);
       await this.runHooks('onBeforeUpdate', type, merged, stored, forHooks, scope, input);
-      const context = { tx, scope, owner: ownerOfRow(stored.properties) };
+      const context = this.contextOf(tx, scope, type, ownerOfRow(stored.properties));
       await this.writer.update(context, type, { merged, input, stored });
+      this.logChanges(context);
       return { operation: 'update', key };
     });
   }
@@ -154,7 +159,9 @@ export class EntityService {
     return this.transaction(joined, async (tx, forHooks) => {
       const stored = await this.lockFor('delete', tx, type, key, ifMatch, scope);
       await this.runHooks('onBeforeDelete', type, stored, stored, forHooks, scope);
-      await this.store.delete(tx, type, [key], scope, 'delete');
+      const context = this.contextOf(tx, scope, type, ownerOfRow(stored.properties));
+      await this.writer.delete(context, type, [stored], 'delete');
+      this.logChanges(context);
       return { operation: 'delete', key };
     });
   }
@@ -172,6 +179,8 @@ export class EntityService {
   ): Promise<WriteResult> {
     const type = this.topLevelType(name);
     const scope = await this.access.scopeOf(identity);
+    if (!type.assignable)
+      throw new ForbiddenException(`${type.name} records have no owner to change`);
     // Roles decide who may move a record they govern, even one written elsewhere (files).
     if (!type.privileges) this.assertWritable(scope, type);
     return this.transaction(joined, async (tx) => {
@@ -187,8 +196,29 @@ export class EntityService {
       for (const [rowsType, keys] of keysByType(type, stored)) {
         await this.store.assign(tx, rowsType, keys, owner, scope);
       }
+      const context = this.contextOf(tx, scope, type, owner);
+      context.entries?.push(assigned(type, stored.properties, owner));
+      this.logChanges(context);
       return { operation: 'assign', key };
     });
+  }
+
+  /** Where a write of `type` happens; it gathers change-log entries when the type is logged. */
+  private contextOf(
+    tx: Transaction,
+    scope: AccessScope,
+    type: EntityType,
+    owner: Owner,
+  ): WriteContext {
+    return { tx, scope, owner, entries: this.changeLog.logs(type) ? [] : undefined };
+  }
+
+  /** Hands the write's entries to the change log, written just before the commit. */
+  private logChanges({ tx, scope, entries }: WriteContext): void {
+    if (!entries) return;
+    const worth = entriesWorthWriting(entries);
+    const events = withSecurityEvents(worth, (name) => this.registry.find(name)?.securityEvent);
+    this.changeLog.record(tx, actorOf(scope.identity), events);
   }
 
   /** The stored record, locked: 404 when the caller may not read it, 403 when not `action` it. */
@@ -278,7 +308,7 @@ export class EntityService {
   /** A type to read: a child type reads under its parent's privileges. */
   private typeOf(name: string): EntityType {
     const type = this.registry.find(name);
-    if (!type) throw new NotFoundException(`Unknown entity type "${name}"`);
+    if (!type) throw unknownType(name);
     return type;
   }
 
@@ -298,4 +328,21 @@ export class EntityService {
     const refusal = scope.writeRefusal(type);
     if (refusal) throw new ForbiddenException(refusal);
   }
+}
+
+/** The entry of a record given to another owner: who had it, who has it. */
+function assigned(type: EntityType, before: Record<string, unknown>, owner: Owner): ChangeEntry {
+  const was = ownerOfRow(before);
+  const changes: ChangeEntry['changes'] = {};
+  if (was.userKey !== owner.userKey) changes.id_user = { old: was.userKey, new: owner.userKey };
+  if (was.businessUnitKey !== owner.businessUnitKey) {
+    changes.id_business_unit = { old: was.businessUnitKey, new: owner.businessUnitKey };
+  }
+  return {
+    operation: 'assigned',
+    entity: type.name,
+    recordKey: before.key as number,
+    owner,
+    changes,
+  };
 }

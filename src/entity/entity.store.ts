@@ -15,6 +15,9 @@ export interface LookupGuard {
   targets: { type: EntityType; keys: number[] }[];
 }
 
+/** What a write answers: the keys of its rows, or the rows as the API shows them. */
+export type Returning = 'key' | 'row';
+
 export interface ChildRow {
   key: number;
   properties: Record<string, unknown>;
@@ -81,7 +84,8 @@ export class EntityStore {
     rows: Record<string, unknown>[],
     owner: Owner,
     lookups?: LookupGuard,
-  ): Promise<number[]> {
+    returning: Returning = 'key',
+  ): Promise<Record<string, unknown>[]> {
     if (rows.length === 0) return [];
     const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))].filter((c) =>
       type.properties.has(c),
@@ -106,12 +110,13 @@ export class EntityStore {
       );
       source = `SELECT * FROM (${source}) v WHERE ${readable.join(' AND ')}`;
     }
-    const inserted = await this.write<{ key: number }>(
+    const inserted = await this.write<Record<string, unknown>>(
       tx,
-      `INSERT INTO ${quote(type.name)} (${names.join(', ')}) ${source} RETURNING key`,
+      `INSERT INTO ${quote(type.name)} (${names.join(', ')}) ${source}
+       RETURNING ${returning === 'row' ? selectList(type) : 'key'}`,
       params.values,
     );
-    return inserted.map((row) => row.key);
+    return returning === 'row' ? inserted.map((row) => normalise(type, row)) : inserted;
   }
 
   /** Keys for rows about to be inserted, drawn in one statement. */
@@ -126,15 +131,17 @@ export class EntityStore {
 
   /**
    * Updates several rows of one type in one statement. A row changes only the columns it
-   * names; `date_updated` moves on every row touched.
+   * names; `date_updated` moves on every row touched. With `returning: 'row'`, the rows
+   * as they now are (for the change log), else none.
    */
   async update(
     tx: Transaction,
     type: EntityType,
     rows: ChildRow[],
     scope: AccessScope,
-  ): Promise<void> {
-    if (rows.length === 0) return;
+    returning?: Returning,
+  ): Promise<Record<string, unknown>[]> {
+    if (rows.length === 0) return [];
     const columns = [...new Set(rows.flatMap((row) => Object.keys(row.properties)))].filter(
       (c) => type.properties.has(c) && c !== 'key',
     );
@@ -151,14 +158,15 @@ export class EntityStore {
     const assignments = columns.map(
       (c, i) => `${quote(c)} = CASE WHEN s${i} THEN v${i} ELSE t.${quote(c)} END`,
     );
-    await this.write(
+    const updated = await this.write<Record<string, unknown>>(
       tx,
       `UPDATE ${quote(type.name)} t
           SET ${[...assignments, 'date_updated = now()'].join(', ')}
          FROM (VALUES ${tuples.join(', ')}) AS v(key${aliases.map((a) => `, ${a}`).join('')})
-        WHERE t.key = v.key AND ${scope.rows(type, 'write', 't', params)}`,
+        WHERE t.key = v.key AND ${scope.rows(type, 'write', 't', params)}${returning === 'row' ? ` RETURNING ${selectList(type, 't.')}` : ''}`,
       params.values,
     );
+    return updated.map((row) => normalise(type, row));
   }
 
   /**
@@ -247,10 +255,10 @@ function readableRows(
   return `t.key = ANY(${params.bind(keys, 'int8[]')}) AND ${scope.rows(type, 'read', 't', params)}`;
 }
 
-function selectList(type: EntityType): string {
+function selectList(type: EntityType, alias = ''): string {
   return [...type.properties.values()]
     .filter((p) => !p.hidden)
-    .map((p) => quote(p.name))
+    .map((p) => `${alias}${quote(p.name)}`)
     .join(', ');
 }
 

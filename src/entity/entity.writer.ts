@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { AccessScope } from '../access/access.scope';
+import { ChangeEntry } from '../changes/change-log.service';
+import { createdChanges, deletedChanges, updatedChanges } from '../changes/record-changes';
 import { Transaction } from '../database/transaction';
 import { EntityType } from '../model/entity-type';
 import { EntityRecord } from '../model/entity-record';
-import { Owner } from '../model/owner';
+import { Owner, ownerOfRow } from '../model/owner';
 import { EntityStore, LookupGuard } from './entity.store';
 
 /**
@@ -14,12 +16,16 @@ export interface WriteContext {
   tx: Transaction;
   scope: AccessScope;
   owner: Owner;
+  /** Where the change log's entries of the write go, parents before children; none: not logged. */
+  entries?: ChangeEntry[];
 }
 
 interface PendingInsert {
   record: EntityRecord;
   /** The link to the parent, for children. */
   link: Record<string, unknown>;
+  /** The entry of the parent row, for children. */
+  parentEntry?: ChangeEntry;
 }
 
 /**
@@ -41,7 +47,7 @@ export class EntityWriter {
     items: PendingInsert[],
     lookups?: LookupGuard,
   ): Promise<number[]> {
-    const { tx, owner } = context;
+    const { tx, owner, entries } = context;
     if (items.length === 0) return [];
     const rows = items.map(({ record, link }) => ({ ...columnsOf(type, record), ...link }));
     const hasChildren = items.some(({ record }) =>
@@ -53,18 +59,81 @@ export class EntityWriter {
       const keys = await this.store.drawKeys(tx, type, rows.length);
       rows.forEach((row, i) => (row.key = keys[i]));
     }
-    const keys = await this.store.insert(tx, type, rows, owner, lookups);
-    if (keys.length < rows.length) return [];
+    const inserted = await this.store.insert(
+      tx,
+      type,
+      rows,
+      owner,
+      lookups,
+      entries ? 'row' : 'key',
+    );
+    if (inserted.length < rows.length) return [];
+    const keys = inserted.map((row) => row.key as number);
+    const logged = inserted.map((row, i) =>
+      this.log(context, {
+        operation: 'created',
+        entity: type.name,
+        recordKey: keys[i],
+        owner,
+        changes: entries && createdChanges(type, row),
+        parent: items[i].parentEntry,
+      }),
+    );
     for (const group of type.childGroups) {
       const children = items.flatMap(({ record }, i) =>
         (record.children[group.name] ?? []).map((child) => ({
           record: child,
           link: { [group.parentColumn]: keys[i] },
+          parentEntry: logged[i],
         })),
       );
       await this.insert(context, group.child, children);
     }
     return keys;
+  }
+
+  /**
+   * Deletes a record (`delete`), or children its parent's update leaves out (`write`),
+   * logging each row gone, its children's included (they go by the cascade).
+   */
+  async delete(
+    context: WriteContext,
+    type: EntityType,
+    rows: EntityRecord[],
+    action: 'delete' | 'write',
+    parentEntry?: ChangeEntry,
+  ): Promise<void> {
+    const keys = rows.map((row) => row.properties.key as number);
+    await this.store.delete(context.tx, type, keys, context.scope, action);
+    if (context.entries) this.logDeleted(context, type, rows, parentEntry);
+  }
+
+  private logDeleted(
+    context: WriteContext,
+    type: EntityType,
+    rows: EntityRecord[],
+    parent: ChangeEntry | undefined,
+  ): void {
+    for (const row of rows) {
+      const entry = this.log(context, {
+        operation: 'deleted',
+        entity: type.name,
+        recordKey: row.properties.key as number,
+        owner: ownerOfRow(row.properties),
+        changes: deletedChanges(type, row.properties),
+        parent,
+      });
+      for (const group of type.childGroups) {
+        this.logDeleted(context, group.child, row.children[group.name] ?? [], entry);
+      }
+    }
+  }
+
+  /** Adds an entry to the write's log, when it keeps one. */
+  private log(context: WriteContext, entry: ChangeEntry): ChangeEntry | undefined {
+    if (!context.entries) return undefined;
+    context.entries.push(entry);
+    return entry;
   }
 
   /**
@@ -79,8 +148,21 @@ export class EntityWriter {
     const { merged, stored } = change;
     const key = stored.properties.key as number;
     const properties = changes(type, merged, stored);
-    await this.store.update(context.tx, type, [{ key, properties }], context.scope);
-    await this.syncChildren(context, type, key, change);
+    const [updated] = await this.store.update(
+      context.tx,
+      type,
+      [{ key, properties }],
+      context.scope,
+      context.entries && 'row',
+    );
+    const entry = this.log(context, {
+      operation: 'updated',
+      entity: type.name,
+      recordKey: key,
+      owner: context.owner,
+      changes: updated && updatedChanges(type, stored.properties, updated),
+    });
+    await this.syncChildren(context, type, key, change, entry);
   }
 
   private async syncChildren(
@@ -88,6 +170,7 @@ export class EntityWriter {
     type: EntityType,
     parentKey: number,
     { merged, input, stored }: { merged: EntityRecord; input: EntityRecord; stored: EntityRecord },
+    parentEntry: ChangeEntry | undefined,
   ): Promise<void> {
     const { tx, scope } = context;
     for (const group of type.childGroups) {
@@ -98,10 +181,8 @@ export class EntityWriter {
       const storedByKey = new Map(storedList.map((c) => [c.properties.key as number, c]));
       const keptKeys = new Set(mergedList.map((c) => c.properties.key as number | undefined));
 
-      const gone = storedList
-        .map((c) => c.properties.key as number)
-        .filter((k) => !keptKeys.has(k));
-      await this.store.delete(tx, group.child, gone, scope, 'write');
+      const gone = storedList.filter((c) => !keptKeys.has(c.properties.key as number));
+      await this.delete(context, group.child, gone, 'write', parentEntry);
 
       const updates = mergedList
         .map((child, index) => ({
@@ -110,7 +191,7 @@ export class EntityWriter {
           previous: storedByKey.get(child.properties.key as number),
         }))
         .filter((entry) => entry.previous);
-      await this.store.update(
+      const updated = await this.store.update(
         tx,
         group.child,
         updates
@@ -120,18 +201,32 @@ export class EntityWriter {
           }))
           .filter((row) => Object.keys(row.properties).length > 0),
         scope,
+        context.entries && 'row',
       );
+      const now = new Map(updated.map((row) => [row.key as number, row]));
       for (const { child, index, previous } of updates) {
-        await this.syncChildren(context, group.child, previous!.properties.key as number, {
-          merged: child,
-          input: inputList[index],
-          stored: previous!,
+        const childKey = previous!.properties.key as number;
+        const after = now.get(childKey);
+        const entry = this.log(context, {
+          operation: 'updated',
+          entity: group.child.name,
+          recordKey: childKey,
+          owner: context.owner,
+          changes: after && updatedChanges(group.child, previous!.properties, after),
+          parent: parentEntry,
         });
+        await this.syncChildren(
+          context,
+          group.child,
+          childKey,
+          { merged: child, input: inputList[index], stored: previous! },
+          entry,
+        );
       }
 
       const inserts = mergedList
         .filter((child) => child.properties.key === undefined)
-        .map((record) => ({ record, link: { [group.parentColumn]: parentKey } }));
+        .map((record) => ({ record, link: { [group.parentColumn]: parentKey }, parentEntry }));
       await this.insert(context, group.child, inserts);
     }
   }

@@ -1,5 +1,5 @@
 import type { EntityMetadata } from 'typeorm';
-import type { WriteAccess } from './entity.decorators';
+import type { SecurityEvent, WriteAccess } from './entity.decorators';
 
 export type PropertyType =
   'integer' | 'bigint' | 'decimal' | 'string' | 'boolean' | 'datetime' | 'date' | 'uuid' | 'json';
@@ -63,7 +63,13 @@ export interface EntityType {
   write: WriteAccess;
   /** Security roles govern its records (else the organization reads them all). */
   privileges: boolean;
+  /** Only a privilege naming it grants anything, not a role's `*` row. */
+  grantedByName: boolean;
   writeOnly: string[];
+  /** Whether its writes (and its children's) go to the change log. */
+  audit: boolean;
+  assignable: boolean;
+  securityEvent?: SecurityEvent;
   properties: Map<string, PropertyDefinition>;
   /** The columns node-postgres reads into a Date (datetime and date). */
   dateColumns: string[];

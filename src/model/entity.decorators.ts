@@ -17,9 +17,10 @@ export interface BusinessEntityOptions {
   /**
    * Whether security roles decide who reads and changes its records, by depth (the
    * default for `write: 'everyone'`); otherwise the whole organization reads it. Child
-   * types follow their parent's.
+   * types follow their parent's. `named`: only a privilege naming the type grants
+   * anything, never a role's `*` row (the change log: an audit is given on purpose).
    */
-  privileges?: boolean;
+  privileges?: boolean | 'named';
   /**
    * Properties a client may send but never reads back (e.g. a user's `password`); they
    * are handed to the hooks, which turn them into stored columns, and never stored as is.
@@ -27,10 +28,29 @@ export interface BusinessEntityOptions {
   writeOnly?: string[];
   /** The name people read (metadata, the OpenAPI document); by default the name in words. */
   label?: string;
+  /**
+   * Whether its writes go to the change log (the default): off for high-volume tables
+   * whose history nobody asks for. Child types follow their parent's.
+   */
+  audit?: boolean;
+  /** Whether a record may be given to another owner (`POST …/{key}/owner`); by default it may. */
+  assignable?: boolean;
+  /**
+   * The security event a write of its rows also is, logged once per record above them
+   * and transaction: a role's privileges or a user's roles changed.
+   */
+  securityEvent?: SecurityEvent;
 }
 
-export interface BusinessEntityDefinition extends Required<BusinessEntityOptions> {
+export type SecurityEvent = 'privileges_changed' | 'roles_changed';
+
+export interface BusinessEntityDefinition extends Required<
+  Omit<BusinessEntityOptions, 'privileges' | 'securityEvent'>
+> {
   name: string;
+  securityEvent?: SecurityEvent;
+  privileges: boolean;
+  grantedByName: boolean;
 }
 
 /**
@@ -43,9 +63,16 @@ export function BusinessEntity(name: string, options: BusinessEntityOptions = {}
     const definition: BusinessEntityDefinition = {
       name,
       write: options.write ?? 'everyone',
-      privileges: options.privileges ?? (options.write ?? 'everyone') === 'everyone',
+      privileges:
+        options.privileges === undefined
+          ? (options.write ?? 'everyone') === 'everyone'
+          : options.privileges !== false,
+      grantedByName: options.privileges === 'named',
       writeOnly: options.writeOnly ?? [],
       label: options.label ?? labelOf(name),
+      audit: options.audit ?? true,
+      assignable: options.assignable ?? true,
+      securityEvent: options.securityEvent,
     };
     Reflect.defineMetadata(BUSINESS_ENTITY, definition, target);
   };

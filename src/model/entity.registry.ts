@@ -68,7 +68,11 @@ export class EntityRegistry implements OnModuleInit {
         label: definition.label,
         write: definition.write,
         privileges: definition.privileges,
+        grantedByName: definition.grantedByName,
         writeOnly: definition.writeOnly,
+        audit: definition.audit,
+        assignable: definition.assignable,
+        securityEvent: definition.securityEvent,
         properties,
         dateColumns: all
           .filter((p) => p.type === 'datetime' || p.type === 'date')

@@ -1,10 +1,15 @@
 -- The SQL of src/auth/api-key.repository.ts: written by npm run sql:generate, checked by CI.
 
 -- ApiKeyRepository.insert
--- arguments: 1, "reporting job", "sha256", null
-INSERT INTO api_key (id_user, name, secret_hash, expires_at) VALUES ($1, $2, $3, $4)
+-- arguments: 1, "reporting job", "sha256", null, <transaction>
+WITH k AS (
+  INSERT INTO api_key (id_user, name, secret_hash, expires_at) VALUES ($1, $2, $3, $4)
   RETURNING key AS id, name, created_at AS "createdAt", expires_at AS "expiresAt",
-  last_used_at AS "lastUsedAt";
+  last_used_at AS "lastUsedAt", id_user
+  )
+  SELECT k.id, k.name, k."createdAt", k."expiresAt", k."lastUsedAt", u.key, u.user_name AS "userName", u.id_organization AS "idOrganization",
+  u.id_business_unit AS "idBusinessUnit"
+  FROM k JOIN "user" u ON u.key = k.id_user;
 
 -- ApiKeyRepository.listOf
 -- arguments: 1
@@ -12,9 +17,11 @@ SELECT key AS id, name, created_at AS "createdAt", expires_at AS "expiresAt",
   last_used_at AS "lastUsedAt" FROM api_key WHERE id_user = $1 AND revoked_at IS NULL ORDER BY key;
 
 -- ApiKeyRepository.revoke
--- arguments: 1, 1
-UPDATE api_key SET revoked_at = now()
-  WHERE key = $1 AND id_user = $2 AND revoked_at IS NULL;
+-- arguments: 1, 1, <transaction>
+UPDATE api_key k SET revoked_at = now() FROM "user" u
+  WHERE k.key = $1 AND k.id_user = $2 AND k.revoked_at IS NULL AND u.key = k.id_user
+  RETURNING k.name, u.key, u.user_name AS "userName", u.id_organization AS "idOrganization",
+  u.id_business_unit AS "idBusinessUnit";
 
 -- ApiKeyRepository.use
 -- arguments: "sha256"

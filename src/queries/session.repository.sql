@@ -6,7 +6,12 @@ DELETE FROM session WHERE key = $1;
 
 -- SessionRepository.deleteByToken
 -- arguments: "sha256"
-DELETE FROM session WHERE token_hash = $1 OR previous_token_hash = $1;
+WITH gone AS (
+  DELETE FROM session WHERE token_hash = $1 OR previous_token_hash = $1 RETURNING id_user
+  )
+  SELECT u.key, u.user_name AS "userName", u.id_organization AS "idOrganization",
+  u.id_business_unit AS "idBusinessUnit"
+  FROM gone JOIN "user" u ON u.key = gone.id_user LIMIT 1;
 
 -- SessionRepository.deleteExpired
 -- arguments: 1800

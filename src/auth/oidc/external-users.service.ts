@@ -59,6 +59,7 @@ export class ExternalUsers {
           ...place,
           issuer: provider.issuer,
           subject,
+          actor: { via: `oidc ${provider.name}` },
         },
         tx,
       );

@@ -81,6 +81,7 @@ export class OauthController {
     const { session, refreshToken, redirectUrl } = await this.signIn.finishLogin(
       provider,
       currentUrl,
+      request,
     );
     setSessionCookies(response, session);
     if (refreshToken) setRefreshCookies(response, provider, refreshToken);

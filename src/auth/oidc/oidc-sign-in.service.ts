@@ -14,6 +14,9 @@ import { ExternalUsers } from './external-users.service';
 import { OauthLoginRepository } from './oauth-login.repository';
 import { OidcProvider } from './oidc.config';
 import { OidcProviders } from './oidc-providers.service';
+import { ChangeLog } from '../../changes/change-log.service';
+import type { HttpRequest } from '../../http/http.types';
+import { actorOfUser, userEvent } from '../security-events';
 
 /** How long a login may take at the provider, from its start to the callback. */
 const LOGIN_MINUTES = 10;
@@ -23,6 +26,8 @@ const SEALED_REFRESH_TOKEN = 'refresh-token';
 export interface SignedIn {
   user: UserRow;
   tokens: SessionTokens;
+  /** The provider's name. */
+  provider: string;
 }
 
 export interface Renewed {
@@ -56,6 +61,7 @@ export class OidcSignIn {
     private readonly sealer: Sealer,
     private readonly sessions: SessionService,
     private readonly logins: OauthLoginRepository,
+    private readonly changeLog: ChangeLog,
   ) {}
 
   /**
@@ -65,9 +71,24 @@ export class OidcSignIn {
   async finishLogin(
     name: string,
     currentUrl: URL,
+    request: HttpRequest,
   ): Promise<{ session: NewSession; refreshToken?: string; redirectUrl: string }> {
-    const { user, tokens, redirectUrl } = await this.completeLogin(name, currentUrl);
+    const via = `oidc ${name}`;
+    const detail = { address: request.ip ?? '', strategy: via };
+    const { user, tokens, redirectUrl } = await this.completeLogin(name, currentUrl).catch(
+      async (error: unknown) => {
+        await this.changeLog.recordNow(
+          actorOfUser(undefined, via, request.id),
+          userEvent('sign_in_failed', undefined, { ...detail, reason: (error as Error).message }),
+        );
+        throw error;
+      },
+    );
     const session = await this.sessions.create(user.key, 'oidc', user.locale, tokens);
+    await this.changeLog.recordNow(
+      actorOfUser(user, via, request.id),
+      userEvent('signed_in', user, detail),
+    );
     return { session, refreshToken: tokens.refreshToken, redirectUrl };
   }
 
@@ -77,6 +98,7 @@ export class OidcSignIn {
     return {
       user: await this.users.userFor(external),
       tokens: await this.tokensOf(external, refreshToken),
+      provider: external.provider.name,
     };
   }
 
@@ -154,6 +176,7 @@ export class OidcSignIn {
     return {
       user: await this.users.userFor(external),
       tokens: await this.tokensOf(external, tokens.refresh_token),
+      provider: provider.name,
       redirectUrl: state.redirectUrl,
     };
   }

@@ -35,7 +35,10 @@ export class BearerIdentities {
     if (cached && cached.until > Date.now()) return cached.identity;
     const external = await verify();
     const user = await this.users.userFor(external);
-    const identity = identityOf(user, 'oidc', user.locale);
+    const identity = {
+      ...identityOf(user, 'oidc', user.locale),
+      via: `oidc ${external.provider.name}`,
+    };
     if (this.cache.size >= MAX_CACHED_TOKENS) this.cache.clear();
     this.cache.set(hash, {
       identity,

@@ -6,6 +6,7 @@ import { OpenId1795362652215 } from './1795362652215-OpenId';
 import { LoginLimit1795400000000 } from './1795400000000-LoginLimit';
 import { AccessControl1795547046060 } from './1795547046060-AccessControl';
 import { OwnerAndLookupIndexes1795635395325 } from './1795635395325-OwnerAndLookupIndexes';
+import { ChangeLog1795700000000 } from './1795700000000-ChangeLog';
 
 /** Listed, not globbed, so the same list works compiled, under ts-jest and in the CLI. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   LoginLimit1795400000000,
   AccessControl1795547046060,
   OwnerAndLookupIndexes1795635395325,
+  ChangeLog1795700000000,
 ];

@@ -7,7 +7,7 @@ import type { Role } from './role.entity';
  * Whether a role's holders may read and update one secured property. A child of `role`,
  * group `role_role_field_permission`.
  */
-@BusinessEntity('role_field_permission', { write: 'admin' })
+@BusinessEntity('role_field_permission', { write: 'admin', securityEvent: 'privileges_changed' })
 @Index(['idRole', 'entityName', 'property'], { unique: true })
 export class RoleFieldPermission extends SystemColumns {
   @Column({ type: 'bigint' })

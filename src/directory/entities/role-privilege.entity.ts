@@ -15,7 +15,7 @@ const depthColumn = {
  * How far a role reaches for one entity type (`*`: every type the role names no other
  * row for), per action. A child of `role`, group `role_role_privilege`.
  */
-@BusinessEntity('role_privilege', { write: 'admin' })
+@BusinessEntity('role_privilege', { write: 'admin', securityEvent: 'privileges_changed' })
 @Index(['idRole', 'entityName'], { unique: true })
 export class RolePrivilege extends SystemColumns {
   @Column({ type: 'bigint' })

@@ -8,7 +8,7 @@ import { Role } from './role.entity';
  * A role a user holds: a child of `user`, group `user_user_role`. Its link to the user is
  * `id_parent_user`, since `id_user` is the owner column every row carries.
  */
-@BusinessEntity('user_role', { write: 'admin' })
+@BusinessEntity('user_role', { write: 'admin', securityEvent: 'roles_changed' })
 @Index(['idParentUser', 'idRole'], { unique: true })
 export class UserRole extends SystemColumns {
   @Column({ type: 'bigint' })

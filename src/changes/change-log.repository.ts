@@ -1,0 +1,263 @@
+import { Injectable } from '@nestjs/common';
+import { GenerateSql, IN_TRANSACTION } from '../database/generate-sql';
+import { quoteIdentifier } from '../database/sql';
+import { Sql } from '../database/sql.service';
+import { Transaction } from '../database/transaction';
+
+/** An entry as the repository writes it: one element of each array of the INSERT. */
+export interface NewEntryRow {
+  /** Its place in the batch, and the place of its parent row's entry (or null). */
+  ord: number;
+  parentOrd: number | null;
+  operation: string;
+  entity: string;
+  recordKey: number | null;
+  rootEntity: string;
+  rootKey: number | null;
+  organizationKey: number | null;
+  businessUnitKey: number | null;
+  userKey: number | null;
+  changes: string;
+  detail: string | null;
+  actorKey: number | null;
+  actorName: string | null;
+  via: string;
+  requestId: string | null;
+}
+
+/** An entry as it is read back. */
+export interface EntryRow {
+  key: number;
+  dateCreated: Date;
+  operation: string;
+  entity: string;
+  recordKey: number | null;
+  idParentEntry: number | null;
+  changes: Record<string, unknown>;
+  detail: Record<string, unknown> | null;
+  idActor: number | null;
+  actorName: string | null;
+  via: string;
+  requestId: string | null;
+  transactionId: number;
+  idOrganization: number | null;
+  idBusinessUnit: number | null;
+  idUser: number | null;
+}
+
+/** Which of a record's entries a history page holds. */
+export interface HistoryFilter {
+  /** Entries older than this one (the cursor). */
+  before?: number;
+  from?: Date;
+  to?: Date;
+  operations?: string[];
+}
+
+const ENTRY_COLUMNS = `key, date_created AS "dateCreated", operation, entity,
+  record_key AS "recordKey", id_parent_entry AS "idParentEntry", changes, detail,
+  id_actor AS "idActor", actor_name AS "actorName", via, request_id AS "requestId",
+  transaction_id AS "transactionId", id_organization AS "idOrganization",
+  id_business_unit AS "idBusinessUnit", id_user AS "idUser"`;
+
+/** `change_log_2026_11`: the partition of one month. */
+const PARTITION_NAME = /^change_log_(\d{4})_(\d{2})$/;
+
+/**
+ * The SQL of `change_log`. Its writes are one statement per transaction: every entry of
+ * the write, keys drawn in the same statement so that a child row's entry can name its
+ * parent row's.
+ */
+@Injectable()
+export class ChangeLogRepository {
+  constructor(private readonly sql: Sql) {}
+
+  @GenerateSql({
+    params: [
+      [
+        {
+          ord: 0,
+          parentOrd: null,
+          operation: 'created',
+          entity: 'organization',
+          recordKey: 1,
+          rootEntity: 'organization',
+          rootKey: 1,
+          organizationKey: 1,
+          businessUnitKey: 1,
+          userKey: 1,
+          changes: '{}',
+          detail: null,
+          actorKey: 1,
+          actorName: 'admin',
+          via: 'cli',
+          requestId: null,
+        },
+      ],
+      IN_TRANSACTION,
+    ],
+  })
+  async insert(rows: NewEntryRow[], tx?: Transaction): Promise<void> {
+    const column = <K extends keyof NewEntryRow>(name: K) => rows.map((row) => row[name]);
+    await this.sql.run(
+      `WITH v AS (
+         SELECT * FROM unnest($1::int4[], $2::int4[], $3::text[], $4::text[], $5::int8[],
+           $6::text[], $7::int8[], $8::int8[], $9::int8[], $10::int8[], $11::jsonb[],
+           $12::jsonb[], $13::int8[], $14::text[], $15::text[], $16::text[])
+           AS v(ord, parent_ord, operation, entity, record_key, root_entity, root_key,
+                id_organization, id_business_unit, id_user, changes, detail, id_actor,
+                actor_name, via, request_id)
+       ), numbered AS MATERIALIZED (
+         SELECT v.*, nextval('change_log_key_seq') AS key FROM v ORDER BY ord
+       )
+       INSERT INTO change_log (key, id_parent_entry, operation, entity, record_key,
+         root_entity, root_key, id_organization, id_business_unit, id_user, changes, detail,
+         id_actor, actor_name, via, request_id, transaction_id, date_created)
+       SELECT n.key, p.key, n.operation, n.entity, n.record_key, n.root_entity, n.root_key,
+              n.id_organization, n.id_business_unit, n.id_user, n.changes, n.detail,
+              n.id_actor, n.actor_name, n.via, n.request_id, pg_current_xact_id()::text::int8,
+              -- Milliseconds, as the API shows the time: an asOf of the shown time includes it.
+              date_trunc('milliseconds', statement_timestamp())
+         FROM numbered n LEFT JOIN numbered p ON p.ord = n.parent_ord
+        ORDER BY n.ord`,
+      [
+        column('ord'),
+        column('parentOrd'),
+        column('operation'),
+        column('entity'),
+        column('recordKey'),
+        column('rootEntity'),
+        column('rootKey'),
+        column('organizationKey'),
+        column('businessUnitKey'),
+        column('userKey'),
+        column('changes'),
+        column('detail'),
+        column('actorKey'),
+        column('actorName'),
+        column('via'),
+        column('requestId'),
+      ],
+      tx,
+    );
+  }
+
+  /** A page of a record's own entries (not its child rows'), newest first. */
+  @GenerateSql({ params: ['invoice', 1, { operations: ['updated'] }, 50] })
+  recordEntries(
+    rootEntity: string,
+    rootKey: number,
+    filter: HistoryFilter,
+    limit: number,
+  ): Promise<EntryRow[]> {
+    return this.sql.rows(
+      `SELECT ${ENTRY_COLUMNS} FROM change_log
+        WHERE root_entity = $1 AND root_key = $2 AND id_parent_entry IS NULL
+          AND ($3::int8 IS NULL OR key < $3) AND ($4::timestamptz IS NULL OR date_created >= $4)
+          AND ($5::timestamptz IS NULL OR date_created < $5) AND ($6::text[] IS NULL OR operation = ANY($6))
+        ORDER BY key DESC LIMIT $7`,
+      [
+        rootEntity,
+        rootKey,
+        filter.before ?? null,
+        filter.from ?? null,
+        filter.to ?? null,
+        filter.operations ?? null,
+        limit,
+      ],
+    );
+  }
+
+  /**
+   * The entries of a record's child rows with keys between two of its own entries: writes
+   * of one record take turns (its row is locked), so a write's entries lie between the
+   * record's entry of that write and the record's next.
+   */
+  @GenerateSql({ params: ['invoice', 1, 0, null] })
+  childEntries(
+    rootEntity: string,
+    rootKey: number,
+    after: number,
+    before: number | null,
+  ): Promise<EntryRow[]> {
+    return this.sql.rows(
+      `SELECT ${ENTRY_COLUMNS} FROM change_log
+        WHERE root_entity = $1 AND root_key = $2 AND id_parent_entry IS NOT NULL
+          AND key > $3 AND ($4::int8 IS NULL OR key < $4)
+        ORDER BY key`,
+      [rootEntity, rootKey, after, before],
+    );
+  }
+
+  /** Every entry of a record and its child rows up to an instant, oldest first. */
+  @GenerateSql({ params: ['invoice', 1, new Date(0)] })
+  entriesUntil(rootEntity: string, rootKey: number, until: Date): Promise<EntryRow[]> {
+    return this.sql.rows(
+      `SELECT ${ENTRY_COLUMNS} FROM change_log
+        WHERE root_entity = $1 AND root_key = $2 AND date_created <= $3
+        ORDER BY key`,
+      [rootEntity, rootKey, until],
+    );
+  }
+
+  /** The record's latest own entry: whose it was when last written (or deleted). */
+  @GenerateSql({ params: ['invoice', 1] })
+  latestEntry(rootEntity: string, rootKey: number): Promise<EntryRow | undefined> {
+    return this.sql.row(
+      `SELECT ${ENTRY_COLUMNS} FROM change_log
+        WHERE root_entity = $1 AND root_key = $2 AND id_parent_entry IS NULL
+        ORDER BY key DESC LIMIT 1`,
+      [rootEntity, rootKey],
+    );
+  }
+
+  /** Removes every entry of a record and its child rows; how many there were. */
+  @GenerateSql({ params: ['invoice', 1, IN_TRANSACTION] })
+  async purge(rootEntity: string, rootKey: number, tx: Transaction): Promise<number> {
+    const { count } = await this.sql.changed(
+      'DELETE FROM change_log WHERE root_entity = $1 AND root_key = $2',
+      [rootEntity, rootKey],
+      tx,
+    );
+    return count;
+  }
+
+  /** The months that have a partition of their own, as `YYYY-MM`. */
+  @GenerateSql()
+  async partitionMonths(): Promise<string[]> {
+    const rows = await this.sql.rows<{ name: string }>(
+      `SELECT c.relname AS name FROM pg_inherits i
+         JOIN pg_class c ON c.oid = i.inhrelid
+        WHERE i.inhparent = 'change_log'::regclass ORDER BY c.relname`,
+    );
+    return rows.flatMap(({ name }) => {
+      const match = PARTITION_NAME.exec(name);
+      return match ? [`${match[1]}-${match[2]}`] : [];
+    });
+  }
+
+  /**
+   * The partition of the month starting at `month` (UTC). A month whose rows already went
+   * to the default partition (the server ran past its partitions) keeps them there.
+   */
+  @GenerateSql({ params: [new Date(Date.UTC(2026, 0, 1))] })
+  async createPartition(month: Date): Promise<void> {
+    const next = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1));
+    // DDL takes no parameters: the bounds are dates this server formats, never input.
+    await this.sql.run(
+      `CREATE TABLE IF NOT EXISTS ${partitionOf(month)} PARTITION OF change_log
+         FOR VALUES FROM ('${month.toISOString()}') TO ('${next.toISOString()}')`,
+    );
+  }
+
+  /** Drops the partition of a month: its entries go at once, with no DELETE to wait for. */
+  @GenerateSql({ params: [new Date(Date.UTC(2026, 0, 1))] })
+  async dropPartition(month: Date): Promise<void> {
+    await this.sql.run(`DROP TABLE IF EXISTS ${partitionOf(month)}`);
+  }
+}
+
+function partitionOf(month: Date): string {
+  const m = String(month.getUTCMonth() + 1).padStart(2, '0');
+  return quoteIdentifier(`change_log_${month.getUTCFullYear()}_${m}`);
+}

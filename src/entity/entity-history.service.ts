@@ -1,0 +1,190 @@
+import { ForbiddenException, Injectable } from '@nestjs/common';
+import { AccessScope } from '../access/access.scope';
+import { AccessService } from '../access/access.service';
+import { actorOf, ChangeLog, RECORD_OPERATIONS, ValueChange } from '../changes/change-log.service';
+import { ChangeLogRepository, EntryRow, HistoryFilter } from '../changes/change-log.repository';
+import { recordAsOf } from '../changes/change-log.replay';
+import { Identity } from '../common/identity';
+import { Transactions } from '../database/transactions.service';
+import { EntityRecord } from '../model/entity-record';
+import { EntityRegistry } from '../model/entity.registry';
+import { ownerOfRow } from '../model/owner';
+import { notFound, unknownType, visibleTo } from './entity.records';
+import { EntityStore } from './entity.store';
+
+export type RecordOperation = (typeof RECORD_OPERATIONS)[number];
+
+/** One entry of a record's history, with the entries of its child rows of the same write. */
+export interface HistoryEntry {
+  key: number;
+  occurredAt: string;
+  operation: string;
+  entity: string;
+  recordKey: number | null;
+  changes: Record<string, ValueChange>;
+  /** Set when properties the caller may not read were left out of `changes`. */
+  withheld?: true;
+  actor: { userKey: number | null; userName: string | null; via: string; requestId: string | null };
+  transactionId: number;
+  children: HistoryEntry[];
+}
+
+export interface HistoryPage {
+  entries: HistoryEntry[];
+  /** The cursor of the next (older) page, when there is one. */
+  next?: number;
+}
+
+/**
+ * A record's history and the record as it was, read from the change log. Whoever may
+ * read the record may read its history; once it is deleted, whoever could read it then
+ * (its last entry's owner, at the caller's depth).
+ */
+@Injectable()
+export class EntityHistoryService {
+  constructor(
+    private readonly registry: EntityRegistry,
+    private readonly store: EntityStore,
+    private readonly access: AccessService,
+    private readonly entries: ChangeLogRepository,
+    private readonly changeLog: ChangeLog,
+    private readonly transactions: Transactions,
+  ) {}
+
+  async history(
+    identity: Identity,
+    name: string,
+    key: number,
+    filter: HistoryFilter,
+    limit: number,
+  ): Promise<HistoryPage> {
+    const { type, scope } = await this.reachable(identity, name, key);
+    const own = await this.entries.recordEntries(type.name, key, filter, limit + 1);
+    const page = own.slice(0, limit);
+    if (page.length === 0) return { entries: [] };
+    const children = await this.entries.childEntries(
+      type.name,
+      key,
+      page[page.length - 1].key,
+      filter.before ?? null,
+    );
+    const entries = nest(page, children).map((entry) => this.shown(scope, entry));
+    return { entries, next: own.length > limit ? page[page.length - 1].key : undefined };
+  }
+
+  /** The record and its child groups as they were at `instant`. */
+  async asOf(identity: Identity, name: string, key: number, instant: Date): Promise<EntityRecord> {
+    const { type, scope } = await this.reachable(identity, name, key);
+    const record = recordAsOf(type, key, await this.entries.entriesUntil(type.name, key, instant));
+    if (!record) throw notFound(type, key);
+    return visibleTo(scope, type, record);
+  }
+
+  /**
+   * Erases a record's history (on request of the person it is about): only an
+   * administrator, and one entry remains, saying who purged it and when.
+   */
+  async purge(identity: Identity, name: string, key: number): Promise<{ purged: number }> {
+    const { type, scope, owner, deleted } = await this.reachable(identity, name, key);
+    if (!scope.isAdministrator) {
+      throw new ForbiddenException(`Only administrators may purge the history of ${type.name}`);
+    }
+    return this.transactions.run(async (tx) => {
+      const purged = await this.entries.purge(type.name, key, tx);
+      this.changeLog.record(tx, actorOf(identity), [
+        {
+          operation: 'purged',
+          entity: type.name,
+          recordKey: key,
+          owner,
+          detail: { entries: purged, recordDeleted: deleted },
+        },
+      ]);
+      return { purged };
+    });
+  }
+
+  /**
+   * The type, and the caller's scope, when the caller may read the record (or could,
+   * when it was last written); else 404 as a read.
+   */
+  private async reachable(identity: Identity, name: string, key: number) {
+    const type = this.registry.find(name);
+    if (!type) throw unknownType(name);
+    if (type.parent) {
+      throw new ForbiddenException(
+        `The history of ${name} records is their ${type.parent.type.name}'s`,
+      );
+    }
+    const scope = await this.access.scopeOf(identity);
+    const row = await this.store.findOne(undefined, type, key, scope);
+    if (row) return { type, scope, owner: ownerOfRow(row), deleted: false };
+    // Not readable now: readable if deleted, by whoever could read it then.
+    const last = await this.entries.latestEntry(type.name, key);
+    const deleted =
+      last?.operation === 'deleted' ||
+      (last?.operation === 'purged' && last.detail?.recordDeleted === true);
+    if (!last || !deleted || last.idOrganization === null) throw notFound(type, key);
+    const owner = ownerOfRow({
+      id_organization: last.idOrganization,
+      id_business_unit: last.idBusinessUnit,
+      id_user: last.idUser,
+    });
+    if (!scope.allows(type, 'read', owner)) throw notFound(type, key);
+    return { type, scope, owner, deleted };
+  }
+
+  /** An entry as the caller may see it: secured values it may not read left out. */
+  private shown(scope: AccessScope, entry: NestedEntry): HistoryEntry {
+    const type = this.registry.find(entry.row.entity);
+    let withheld = false;
+    const changes: Record<string, ValueChange> = {};
+    for (const [name, change] of Object.entries(entry.row.changes as Record<string, ValueChange>)) {
+      const property = type?.properties.get(name);
+      if (type && property && !scope.canRead(type, property)) withheld = true;
+      else changes[name] = change;
+    }
+    const { row } = entry;
+    return {
+      key: row.key,
+      occurredAt: row.dateCreated.toISOString(),
+      operation: row.operation,
+      entity: row.entity,
+      recordKey: row.recordKey,
+      changes,
+      ...(withheld ? { withheld: true as const } : {}),
+      actor: {
+        userKey: row.idActor,
+        userName: row.actorName,
+        via: row.via,
+        requestId: row.requestId,
+      },
+      transactionId: row.transactionId,
+      children: entry.children.map((child) => this.shown(scope, child)),
+    };
+  }
+}
+
+interface NestedEntry {
+  row: EntryRow;
+  children: NestedEntry[];
+}
+
+/** The page's entries, each with the entries of its child rows (children of others dropped). */
+function nest(page: EntryRow[], children: EntryRow[]): NestedEntry[] {
+  const byKey = new Map<number, NestedEntry>();
+  const roots = page.map((row) => {
+    const entry = { row, children: [] };
+    byKey.set(row.key, entry);
+    return entry;
+  });
+  // Oldest first: a parent row's entry comes before its children's.
+  for (const row of children) {
+    const parent = byKey.get(row.idParentEntry!);
+    if (!parent) continue;
+    const entry = { row, children: [] };
+    byKey.set(row.key, entry);
+    parent.children.push(entry);
+  }
+  return roots;
+}

@@ -1,0 +1,86 @@
+-- The SQL of src/changes/change-log.repository.ts: written by npm run sql:generate, checked by CI.
+
+-- ChangeLogRepository.childEntries
+-- arguments: "invoice", 1, 0, null
+SELECT key, date_created AS "dateCreated", operation, entity,
+  record_key AS "recordKey", id_parent_entry AS "idParentEntry", changes, detail,
+  id_actor AS "idActor", actor_name AS "actorName", via, request_id AS "requestId",
+  transaction_id AS "transactionId", id_organization AS "idOrganization",
+  id_business_unit AS "idBusinessUnit", id_user AS "idUser" FROM change_log
+  WHERE root_entity = $1 AND root_key = $2 AND id_parent_entry IS NOT NULL
+  AND key > $3 AND ($4::int8 IS NULL OR key < $4)
+  ORDER BY key;
+
+-- ChangeLogRepository.createPartition
+-- arguments: 2026-01-01T00:00:00.000Z
+CREATE TABLE IF NOT EXISTS "change_log_2026_01" PARTITION OF change_log
+  FOR VALUES FROM ('2026-01-01T00:00:00.000Z') TO ('2026-02-01T00:00:00.000Z');
+
+-- ChangeLogRepository.dropPartition
+-- arguments: 2026-01-01T00:00:00.000Z
+DROP TABLE IF EXISTS "change_log_2026_01";
+
+-- ChangeLogRepository.entriesUntil
+-- arguments: "invoice", 1, 1970-01-01T00:00:00.000Z
+SELECT key, date_created AS "dateCreated", operation, entity,
+  record_key AS "recordKey", id_parent_entry AS "idParentEntry", changes, detail,
+  id_actor AS "idActor", actor_name AS "actorName", via, request_id AS "requestId",
+  transaction_id AS "transactionId", id_organization AS "idOrganization",
+  id_business_unit AS "idBusinessUnit", id_user AS "idUser" FROM change_log
+  WHERE root_entity = $1 AND root_key = $2 AND date_created <= $3
+  ORDER BY key;
+
+-- ChangeLogRepository.insert
+-- arguments: [{"ord":0,"parentOrd":null,"operation":"created","entity":"organization","recordKey":1,"rootEntity":"organization","rootKey":1,"organizationKey":1,"businessUnitKey":1,"userKey":1,"changes":"{}","detail":null,"actorKey":1,"actorName":"admin","via":"cli","requestId":null}], <transaction>
+WITH v AS (
+  SELECT * FROM unnest($1::int4[], $2::int4[], $3::text[], $4::text[], $5::int8[],
+  $6::text[], $7::int8[], $8::int8[], $9::int8[], $10::int8[], $11::jsonb[],
+  $12::jsonb[], $13::int8[], $14::text[], $15::text[], $16::text[])
+  AS v(ord, parent_ord, operation, entity, record_key, root_entity, root_key,
+  id_organization, id_business_unit, id_user, changes, detail, id_actor,
+  actor_name, via, request_id)
+  ), numbered AS MATERIALIZED (
+  SELECT v.*, nextval('change_log_key_seq') AS key FROM v ORDER BY ord
+  )
+  INSERT INTO change_log (key, id_parent_entry, operation, entity, record_key,
+  root_entity, root_key, id_organization, id_business_unit, id_user, changes, detail,
+  id_actor, actor_name, via, request_id, transaction_id, date_created)
+  SELECT n.key, p.key, n.operation, n.entity, n.record_key, n.root_entity, n.root_key,
+  n.id_organization, n.id_business_unit, n.id_user, n.changes, n.detail,
+  n.id_actor, n.actor_name, n.via, n.request_id, pg_current_xact_id()::text::int8,
+  -- Milliseconds, as the API shows the time: an asOf of the shown time includes it.
+  date_trunc('milliseconds', statement_timestamp())
+  FROM numbered n LEFT JOIN numbered p ON p.ord = n.parent_ord
+  ORDER BY n.ord;
+
+-- ChangeLogRepository.latestEntry
+-- arguments: "invoice", 1
+SELECT key, date_created AS "dateCreated", operation, entity,
+  record_key AS "recordKey", id_parent_entry AS "idParentEntry", changes, detail,
+  id_actor AS "idActor", actor_name AS "actorName", via, request_id AS "requestId",
+  transaction_id AS "transactionId", id_organization AS "idOrganization",
+  id_business_unit AS "idBusinessUnit", id_user AS "idUser" FROM change_log
+  WHERE root_entity = $1 AND root_key = $2 AND id_parent_entry IS NULL
+  ORDER BY key DESC LIMIT 1;
+
+-- ChangeLogRepository.partitionMonths
+-- arguments: 
+SELECT c.relname AS name FROM pg_inherits i
+  JOIN pg_class c ON c.oid = i.inhrelid
+  WHERE i.inhparent = 'change_log'::regclass ORDER BY c.relname;
+
+-- ChangeLogRepository.purge
+-- arguments: "invoice", 1, <transaction>
+DELETE FROM change_log WHERE root_entity = $1 AND root_key = $2;
+
+-- ChangeLogRepository.recordEntries
+-- arguments: "invoice", 1, {"operations":["updated"]}, 50
+SELECT key, date_created AS "dateCreated", operation, entity,
+  record_key AS "recordKey", id_parent_entry AS "idParentEntry", changes, detail,
+  id_actor AS "idActor", actor_name AS "actorName", via, request_id AS "requestId",
+  transaction_id AS "transactionId", id_organization AS "idOrganization",
+  id_business_unit AS "idBusinessUnit", id_user AS "idUser" FROM change_log
+  WHERE root_entity = $1 AND root_key = $2 AND id_parent_entry IS NULL
+  AND ($3::int8 IS NULL OR key < $3) AND ($4::timestamptz IS NULL OR date_created >= $4)
+  AND ($5::timestamptz IS NULL OR date_created < $5) AND ($6::text[] IS NULL OR operation = ANY($6))
+  ORDER BY key DESC LIMIT $7;

@@ -1,0 +1,151 @@
+import request from 'supertest';
+import { HTTP_PLATFORMS } from '../src/config/environment';
+import { AccessFixture, as } from './helpers/access';
+import { createUser, login, postFetch, TestApp, createTestApp } from './helpers/test-app';
+
+interface EventRow {
+  operation: string;
+  entity: string;
+  record_key: number | null;
+  actor_name: string | null;
+  via: string;
+  detail: Record<string, unknown> | null;
+  id_organization: number | null;
+}
+
+/**
+ * Security events in the change log, beside the records' entries: sign-ins (failed too),
+ * sign-outs, passwords, API keys, roles. Read as an administrator reads them: FETCH.
+ */
+describe.each(HTTP_PLATFORMS)('security events on %s', (platform) => {
+  let t: TestApp;
+  let fixture: AccessFixture;
+
+  /** The events about a user (or tried under a name), oldest first. */
+  const eventsOf = async (where: string): Promise<EventRow[]> =>
+    (
+      await postFetch(
+        t,
+        fixture.admin,
+        `FETCH change_log (operation, entity, record_key, actor_name, via, detail, id_organization)
+          WHERE ${where} ORDER BY key`,
+      ).expect(200)
+    ).body;
+
+  beforeAll(async () => {
+    t = await createTestApp({ HTTP_PLATFORM: platform });
+    fixture = await AccessFixture.create(t);
+  });
+  afterAll(() => t.close());
+
+  it('logs a sign-in, a failed one under a known and an unknown name, and a sign-out', async () => {
+    const user = await createUser(t);
+    await request(t.http)
+      .post('/auth')
+      .send({ user: user.userName, password: 'wrong-password' })
+      .expect(401);
+    const unknown = `nobody_${user.key}`;
+    await request(t.http)
+      .post('/auth')
+      .send({ user: unknown, password: 'wrong-password' })
+      .expect(401);
+    const session = await login(t, user.userName, user.password);
+    await request(t.http).head('/auth?logout=1').set('Cookie', session.cookie).expect(200);
+
+    const events = await eventsOf(`entity = 'user' AND record_key = ${user.key}`);
+    expect(events.map((e) => e.operation)).toEqual([
+      'created',
+      'roles_changed',
+      'sign_in_failed',
+      'signed_in',
+      'signed_out',
+    ]);
+    expect(events[2]).toMatchObject({
+      actor_name: user.userName,
+      detail: { strategy: 'password', address: expect.any(String) },
+    });
+    expect(events[3]).toMatchObject({ actor_name: user.userName, via: 'session' });
+    // An unknown name belongs to no organization: no administrator's audit shows it.
+    expect(await eventsOf(`actor_name = '${unknown}'`)).toEqual([]);
+    const [stored] = await t.dataSource.query(
+      `SELECT operation, id_organization FROM change_log WHERE actor_name = $1`,
+      [unknown],
+    );
+    expect(stored).toEqual({ operation: 'sign_in_failed', id_organization: null });
+  });
+
+  it('logs a password changed by its user and one reset by an administrator', async () => {
+    const user = await createUser(t);
+    const session = await login(t, user.userName, user.password);
+    await request(t.http)
+      .post('/auth/password')
+      .set('Cookie', session.cookie)
+      .set('X-CSRF-Token', session.csrfToken)
+      .type('form')
+      .send({
+        'current-password': user.password,
+        'set-password': 'a-new-password-1',
+        'confirm-password': 'a-new-password-1',
+      })
+      .expect(204);
+    await as(t, fixture.admin)
+      .post(`/rest/entity/user/${user.key}`, { properties: { password: 'reset-password-1' } })
+      .expect(200);
+    const events = await eventsOf(
+      `entity = 'user' AND record_key = ${user.key} AND operation IN ('password_changed', 'password_reset')`,
+    );
+    expect(events.map((e) => [e.operation, e.actor_name])).toEqual([
+      ['password_changed', user.userName],
+      ['password_reset', 'admin'],
+    ]);
+  });
+
+  it('logs an API key created and revoked, with its name', async () => {
+    const user = await createUser(t);
+    const session = await login(t, user.userName, user.password);
+    const created = await request(t.http)
+      .post('/auth/api-keys')
+      .set('Cookie', session.cookie)
+      .set('X-CSRF-Token', session.csrfToken)
+      .send({ name: 'nightly export' })
+      .expect(201);
+    await request(t.http)
+      .delete(`/auth/api-keys/${created.body.id}`)
+      .set('Cookie', session.cookie)
+      .set('X-CSRF-Token', session.csrfToken)
+      .expect(204);
+    const events = await eventsOf(
+      `entity = 'user' AND record_key = ${user.key} AND operation IN ('api_key_created', 'api_key_revoked')`,
+    );
+    expect(events).toEqual([
+      expect.objectContaining({
+        operation: 'api_key_created',
+        detail: { apiKey: created.body.id, name: 'nightly export' },
+        via: 'session',
+      }),
+      expect.objectContaining({ operation: 'api_key_revoked', actor_name: user.userName }),
+    ]);
+  });
+
+  it("logs a role's privileges changed and a user's roles changed, once per write", async () => {
+    const role = await fixture.role({ account: { read: 'user' }, contact: { read: 'user' } });
+    await as(t, fixture.admin)
+      .post(`/rest/entity/role/${role.key}`, {
+        children: {
+          role_role_privilege: [{ properties: { entity_name: 'account', read: 'organization' } }],
+        },
+      })
+      .expect(200);
+    const roleEvents = await eventsOf(
+      `entity = 'role' AND record_key = ${role.key} AND operation = 'privileges_changed'`,
+    );
+    expect(roleEvents.map((e) => e.detail)).toEqual([{ created: 2 }, { created: 1, deleted: 2 }]);
+
+    const user = await createUser(t, { roles: [] });
+    await fixture.holds(user.key, [role.key]);
+    const userEvents = await eventsOf(
+      `entity = 'user' AND record_key = ${user.key} AND operation = 'roles_changed'`,
+    );
+    expect(userEvents.map((e) => [e.actor_name, e.detail])).toEqual([['admin', { created: 1 }]]);
+  });
+});
