@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
 import { Page } from 'playwright-core';
 import request from 'supertest';
 import { ConsolePage, consoleSuite } from './helpers/console-browser';
@@ -7,7 +8,9 @@ import { createUser, login, postFetch, seedAdmin } from './helpers/test-app';
 
 /** The console's screens beyond the main story, each on a fresh page, in a real browser. */
 describe('the console screens', () => {
-  const suite = consoleSuite();
+  // A failed sign-in below comes from an address of its own (X-Forwarded-For from loopback):
+  // the failures an address may make are counted across the whole suite's database.
+  const suite = consoleSuite({ TRUST_PROXY: '127.0.0.1' });
   let ui: ConsolePage;
   let page: Page;
   let adminKey: string;
@@ -274,5 +277,90 @@ describe('the console screens', () => {
       .post('/auth')
       .send({ user: user.userName, password: 'console-new-pass-1' })
       .expect(200);
+  });
+  describe('history and audit', () => {
+    const LINES = 'invoice_invoice_line';
+
+    it("shows a record's changes with its lines under them, and the record as it was", async () => {
+      const { body: account } = await admin()
+        .post('/rest/entity/account', { properties: { name: `History ${randomUUID()}` } })
+        .expect(200);
+      const line = (quantity: number, description: string) => ({
+        properties: { quantity, unit_price: '2.00', description },
+      });
+      const { body: created } = await admin()
+        .post('/rest/entity/invoice', {
+          properties: { id_account: account.key },
+          children: { [LINES]: [line(1, 'first'), line(2, 'second')] },
+        })
+        .expect(200);
+      const { body: read } = await admin().get(`/rest/entity/invoice/${created.key}`).expect(200);
+      const first = read.children[LINES][0].properties.key;
+      await admin()
+        .post(`/rest/entity/invoice/${created.key}`, {
+          children: { [LINES]: [{ properties: { key: first, quantity: 3 } }, line(4, 'third')] },
+        })
+        .expect(200);
+
+      await ui.signIn();
+      await page.goto(`${suite.base}/console/#/records/invoice/${created.key}`);
+      await page.getByRole('link', { name: 'History', exact: true }).click();
+      await page.waitForURL(/#\/records\/invoice\/\d+\/history$/);
+      const changed = page.getByRole('article', { name: /^Changed / });
+      await changed.getByRole('row', { name: /Quantity 1 → 3/ }).waitFor();
+      await expect(changed.textContent()).resolves.toMatch(/Invoice line \d+: deleted/);
+      await expect(changed.textContent()).resolves.toMatch(/Invoice line \d+: created/);
+      await expect(changed.textContent()).resolves.toContain('by admin (api-key');
+      const made = page.getByRole('article', { name: /^Created / });
+      await made.getByRole('row', { name: /Total\s+6\.00/ }).waitFor();
+      // The server's own columns are not changes anyone made.
+      await expect(made.getByRole('row', { name: /Uuid/ }).count()).resolves.toBe(0);
+
+      await ui.button('Show the record as it was').last().click();
+      const then = page.getByRole('region', { name: /as it was at/ });
+      const rows = then.getByRole('table', { name: 'Invoice line as it was' }).locator('tbody tr');
+      await rows.first().waitFor();
+      await expect(rows.count()).resolves.toBe(2);
+      await expect(rows.first().textContent()).resolves.toContain('first');
+      await page.screenshot({ path: `${tmpdir()}/atrium-history.png`, fullPage: true });
+    });
+
+    it('lists failed sign-ins on the Audit screen, under Administration', async () => {
+      await request(suite.t.http)
+        .post('/auth')
+        .set('X-Forwarded-For', '198.51.100.7')
+        .send({ user: 'admin', password: 'not-it-at-all' })
+        .expect(401);
+      await ui.signIn();
+      const group = page.getByRole('group', { name: 'Administration' });
+      await expect(group.getByRole('link').allTextContents()).resolves.toEqual([
+        'Role',
+        'User',
+        'Business unit',
+        'Organization',
+        'Access',
+        'Audit',
+      ]);
+      await expect(ui.nav.getByRole('link', { name: 'Change log' }).count()).resolves.toBe(0);
+      await ui.open('Audit');
+      await page.getByLabel('Operation').selectOption('sign_in_failed');
+      await ui.button('Filter').click();
+      const first = ui.bodyRows().first();
+      await first.filter({ hasText: 'sign in failed' }).waitFor();
+      await expect(first.textContent()).resolves.toContain('admin');
+      await expect(first.textContent()).resolves.toContain('198.51.100.7');
+      await page.screenshot({ path: `${tmpdir()}/atrium-audit.png`, fullPage: true });
+    });
+
+    it('opens a record from its name in the list, not only its key', async () => {
+      const name = `Named ${randomUUID()}`;
+      const { body } = await admin()
+        .post('/rest/entity/account', { properties: { name } })
+        .expect(200);
+      await ui.signIn();
+      await ui.open('Customer account');
+      await page.getByRole('link', { name, exact: true }).click();
+      await page.waitForURL(new RegExp(`#/records/account/${body.key}$`));
+    });
   });
 });

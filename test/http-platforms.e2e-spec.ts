@@ -1,8 +1,14 @@
 import { createHash } from 'node:crypto';
+import { get as httpGet, IncomingHttpHeaders } from 'node:http';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import request from 'supertest';
 import { HTTP_PLATFORMS } from '../src/config/environment';
+import { CONSOLE_DIST } from '../src/http/console-files';
 import { binaryBody } from './helpers/binary-body';
 import { TEST_ADMIN_PASSWORD } from './helpers/constants';
+import { listen } from './helpers/console-browser';
 import { apiKeyUser, createTestApp, TestApp } from './helpers/test-app';
 
 const FETCH_LIMIT = 300;
@@ -34,6 +40,57 @@ describe.each(HTTP_PLATFORMS)('on %s', (platform) => {
 
   it('runs on that platform', () => {
     expect(t.app.getHttpAdapter().getType()).toBe(platform);
+  });
+
+  describe('the console files', () => {
+    /** The console's largest script, as the build wrote it. */
+    const script = () => {
+      const assets = join(CONSOLE_DIST, 'assets');
+      const [largest] = readdirSync(assets)
+        .filter((name) => name.endsWith('.js'))
+        .sort((a, b) => statSync(join(assets, b)).size - statSync(join(assets, a)).size);
+      return { path: `/console/assets/${largest}`, bytes: readFileSync(join(assets, largest)) };
+    };
+    /** The bytes as they came on the wire (supertest would decode them). */
+    let url: string | undefined;
+    const get = async (path: string, acceptEncoding: string) => {
+      url ??= await listen(t);
+      return new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        httpGet(`${url}${path}`, { headers: { 'Accept-Encoding': acceptEncoding } }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () =>
+            response.statusCode === 200
+              ? resolve({ headers: response.headers, body: Buffer.concat(chunks) })
+              : reject(new Error(`${path}: ${response.statusCode}`)),
+          );
+        }).on('error', reject);
+      });
+    };
+
+    it.each([
+      ['br, gzip', 'br', brotliDecompressSync],
+      ['gzip', 'gzip', gunzipSync],
+    ] as const)(
+      'sends the build’s precompressed file to Accept-Encoding %s',
+      async (accepted, encoding, decode) => {
+        const { path, bytes } = script();
+        const response = await get(path, accepted);
+        expect(response.headers['content-encoding']).toBe(encoding);
+        expect(response.headers.vary).toMatch(/accept-encoding/i);
+        expect(response.headers['content-type']).toMatch(/javascript/);
+        const { body } = response;
+        expect(body.length).toBeLessThan(bytes.length / 2);
+        expect(decode(body).equals(bytes)).toBe(true);
+      },
+    );
+
+    it('sends the file as it is to a client that takes no encoding', async () => {
+      const { path, bytes } = script();
+      const response = await get(path, 'identity');
+      expect(response.headers['content-encoding']).toBeUndefined();
+      expect(response.body.equals(bytes)).toBe(true);
+    });
   });
 
   describe('multipart uploads', () => {

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { ApiKeys } from './api-keys/ApiKeys';
 import { Access } from './access/Access';
+import { Audit } from './audit/Audit';
 import { entityTypes, privileges, Privileges } from './api/entities';
 import { ServerInfo, signOut } from './api/session';
 import { Files } from './files/Files';
@@ -33,7 +34,13 @@ export function Shell({ info, onSignedOut }: { info: ServerInfo; onSignedOut: ()
   useEffect(() => {
     if (types.size > 0) markFirstScreen();
   }, [types]);
-  const topLevel = useMemo(() => [...types.values()].filter((type) => !type.parent), [types]);
+  const topLevel = useMemo(
+    () => [...types.values()].filter((type) => !type.parent && !SHOWN_ELSEWHERE.has(type.name)),
+    [types],
+  );
+  const business = topLevel.filter((type) => !ADMINISTRATION_TYPES.includes(type.name));
+  const administration = ADMINISTRATION_TYPES.flatMap((name) => types.get(name) ?? []);
+  const sections = (Object.keys(SECTIONS) as Section[]).filter(shownFor(types));
   const may = (type: string, action: 'create' | 'delete') =>
     (granted?.entities[type]?.[action] ?? 'none') !== 'none';
 
@@ -47,16 +54,41 @@ export function Shell({ info, onSignedOut }: { info: ServerInfo; onSignedOut: ()
         </button>
       </header>
       <nav aria-label="Main">
-        {topLevel.map((type) => (
+        {business.map((type) => (
           <NavLink key={type.name} route={{ screen: 'records', type: type.name }} current={route}>
             {type.label}
           </NavLink>
         ))}
-        {(Object.keys(SECTIONS) as Section[]).filter(shownFor(types)).map((section) => (
-          <NavLink key={section} route={{ screen: 'section', section }} current={route}>
-            {SECTIONS[section]}
-          </NavLink>
-        ))}
+        {sections
+          .filter((section) => !ADMINISTRATION_SECTIONS.includes(section))
+          .map((section) => (
+            <NavLink key={section} route={{ screen: 'section', section }} current={route}>
+              {SECTIONS[section]}
+            </NavLink>
+          ))}
+        {administration.length +
+          sections.filter((s) => ADMINISTRATION_SECTIONS.includes(s)).length >
+          0 && (
+          <div className="nav-group" role="group" aria-labelledby="nav-administration">
+            <span id="nav-administration">Administration</span>
+            {administration.map((type) => (
+              <NavLink
+                key={type.name}
+                route={{ screen: 'records', type: type.name }}
+                current={route}
+              >
+                {type.label}
+              </NavLink>
+            ))}
+            {sections
+              .filter((section) => ADMINISTRATION_SECTIONS.includes(section))
+              .map((section) => (
+                <NavLink key={section} route={{ screen: 'section', section }} current={route}>
+                  {SECTIONS[section]}
+                </NavLink>
+              ))}
+          </div>
+        )}
       </nav>
       <main>
         <Alert message={error} />
@@ -94,6 +126,7 @@ function Screen({
           type={type}
           types={types}
           recordKey={route.key}
+          tab={route.tab}
           canDelete={may(type.name, 'delete')}
         />
       );
@@ -116,6 +149,8 @@ function Screen({
           return <ApiKeys />;
         case 'access':
           return <Access types={types} />;
+        case 'audit':
+          return <Audit types={types} />;
       }
       break;
     case 'home':
@@ -123,9 +158,15 @@ function Screen({
   }
 }
 
-/** Access is for those who may read roles. */
+/** Who runs the organization: its people, units and roles, after the business's own types. */
+const ADMINISTRATION_TYPES = ['role', 'user', 'business_unit', 'organization'];
+const ADMINISTRATION_SECTIONS: Section[] = ['access', 'audit'];
+/** Types with a screen of their own: the change log is the Audit. */
+const SHOWN_ELSEWHERE = new Set(['change_log']);
+
+/** Access is for those who may read roles; the audit for those who may read the change log. */
 const shownFor = (types: TypeIndex) => (section: Section) =>
-  section !== 'access' || types.has('role');
+  (section !== 'access' || types.has('role')) && (section !== 'audit' || types.has('change_log'));
 
 function NavLink({ route, current, children }: { route: Route; current: Route; children: string }) {
   const href = hrefOf(route);

@@ -11,6 +11,10 @@ describe('routes', () => {
     ['#/records/invoice', { screen: 'records', type: 'invoice' }],
     ['#/records/invoice/new', { screen: 'record', type: 'invoice' }],
     ['#/records/invoice/42', { screen: 'record', type: 'invoice', key: 42 }],
+    [
+      '#/records/invoice/42/history',
+      { screen: 'record', type: 'invoice', key: 42, tab: 'history' },
+    ],
   ])('reads %j', (hash, route) => {
     expect(parseRoute(hash)).toEqual(route);
     if (hash.length > 2) expect(hrefOf(route)).toBe(hash);

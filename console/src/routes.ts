@@ -7,6 +7,7 @@ export const SECTIONS = {
   files: 'Files',
   'api-keys': 'API keys',
   access: 'Access',
+  audit: 'Audit',
 } as const;
 export type Section = keyof typeof SECTIONS;
 
@@ -15,17 +16,21 @@ export type Route =
   | { screen: 'password' }
   | { screen: 'section'; section: Section }
   | { screen: 'records'; type: string }
-  /** A record's form; no key: a new one. */
-  | { screen: 'record'; type: string; key?: number };
+  /** A record's form (or its history); no key: a new one. */
+  | { screen: 'record'; type: string; key?: number; tab?: 'history' };
 
 export function parseRoute(hash: string): Route {
-  const [first, type, key] = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  const [first, type, key, tab] = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
   if (first === 'password') return { screen: 'password' };
   if (Object.hasOwn(SECTIONS, first)) return { screen: 'section', section: first as Section };
   if (first === 'records' && type) {
     if (key === undefined) return { screen: 'records', type };
     if (key === 'new') return { screen: 'record', type };
-    if (/^\d+$/.test(key)) return { screen: 'record', type, key: Number(key) };
+    if (/^\d+$/.test(key)) {
+      return tab === 'history'
+        ? { screen: 'record', type, key: Number(key), tab }
+        : { screen: 'record', type, key: Number(key) };
+    }
   }
   return { screen: 'home' };
 }
@@ -41,7 +46,7 @@ export function hrefOf(route: Route): string {
     case 'records':
       return `#/records/${encodeURIComponent(route.type)}`;
     case 'record':
-      return `#/records/${encodeURIComponent(route.type)}/${route.key ?? 'new'}`;
+      return `#/records/${encodeURIComponent(route.type)}/${route.key ?? 'new'}${route.tab ? `/${route.tab}` : ''}`;
   }
 }
 

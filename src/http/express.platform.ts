@@ -7,6 +7,7 @@ import { CONSOLE_DIST, CONSOLE_PATH } from './console-files';
 import { onClientError, parserRefusal, refuseUnroutablePath } from './framework-errors';
 import { helmetHeaders, HttpPlatform, requestId, trustProxyOf } from './http-platform';
 import { parseJsonBody } from './json-body';
+import expressStaticGzip from 'express-static-gzip';
 
 /**
  * Nest's Express adapter, with two shortcuts on the way of every request (the README's
@@ -167,6 +168,10 @@ export const expressPlatform: HttpPlatform = {
         express.text({ limit: env.FETCH_MAX_QUERY_BYTES, type: 'text/plain' }),
       ),
     );
-    expressApp.useStaticAssets(CONSOLE_DIST, { prefix: CONSOLE_PATH });
+    // The build's .br and .gz files, as the browser accepts them (Vary: Accept-Encoding).
+    expressApp.use(
+      CONSOLE_PATH,
+      expressStaticGzip(CONSOLE_DIST, { enableBrotli: true, orderPreference: ['br', 'gz'] }),
+    );
   },
 };

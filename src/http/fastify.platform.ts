@@ -61,7 +61,12 @@ export const fastifyPlatform: HttpPlatform = {
     );
     // Left unread: the upload streams it through busboy (multipart-form.ts).
     fastify.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
-    (app as NestFastifyApplication).useStaticAssets({ root: CONSOLE_DIST, prefix: CONSOLE_PATH });
+    // The build's .br and .gz files, as the browser accepts them (Vary: Accept-Encoding).
+    (app as NestFastifyApplication).useStaticAssets({
+      root: CONSOLE_DIST,
+      prefix: CONSOLE_PATH,
+      preCompressed: true,
+    });
   },
 
   async ready(app: INestApplication): Promise<void> {

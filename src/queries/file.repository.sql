@@ -7,24 +7,24 @@ SELECT f."id_organization" = $1::int8 AND f."id_user" = $2::int8 AS writable FRO
 
 -- FileRepository.findVersion (administrator)
 -- arguments: 1, undefined, <AccessScope>
-SELECT v.id_file AS "fileKey", v.version, v.name, v.content_type AS "contentType",
-  v.size, v.sha256, v.driver, v.date_created AS "dateCreated" FROM file f
+SELECT v.id_file AS "fileKey", v.key AS "versionKey", v.version, v.name,
+  v.content_type AS "contentType", v.size, v.sha256, v.driver, v.date_created AS "dateCreated" FROM file f
   JOIN file_version v
   ON v.id_file = f.key AND v.version = coalesce($1::int4, f.latest_version)
   WHERE f.key = $2::int8 AND f."id_organization" = $3::int8;
 
 -- FileRepository.findVersion (own files)
 -- arguments: 1, 2, <AccessScope>
-SELECT v.id_file AS "fileKey", v.version, v.name, v.content_type AS "contentType",
-  v.size, v.sha256, v.driver, v.date_created AS "dateCreated" FROM file f
+SELECT v.id_file AS "fileKey", v.key AS "versionKey", v.version, v.name,
+  v.content_type AS "contentType", v.size, v.sha256, v.driver, v.date_created AS "dateCreated" FROM file f
   JOIN file_version v
   ON v.id_file = f.key AND v.version = coalesce($1::int4, f.latest_version)
   WHERE f.key = $2::int8 AND f."id_organization" = $3::int8 AND f."id_user" = $4::int8;
 
 -- FileRepository.listVersions
 -- arguments: 1, <AccessScope>
-SELECT v.id_file AS "fileKey", v.version, v.name, v.content_type AS "contentType",
-  v.size, v.sha256, v.driver, v.date_created AS "dateCreated" FROM file f JOIN file_version v ON v.id_file = f.key
+SELECT v.id_file AS "fileKey", v.key AS "versionKey", v.version, v.name,
+  v.content_type AS "contentType", v.size, v.sha256, v.driver, v.date_created AS "dateCreated" FROM file f JOIN file_version v ON v.id_file = f.key
   WHERE f.key = $1::int8 AND f."id_organization" = $2::int8 AND f."id_user" = $3::int8
   ORDER BY v.version;
 
@@ -39,8 +39,9 @@ WITH f AS (INSERT INTO file (name, content_type, latest_version, id_organization
   SELECT f.key, f.latest_version, $1, $2, $6,
   $7, $8,
   f.id_organization, f.id_business_unit, f.id_user FROM f
-  RETURNING v.id_file AS "fileKey", v.version, v.name, v.content_type AS "contentType",
-  v.size, v.sha256, v.driver, v.date_created AS "dateCreated";
+  RETURNING v.id_file AS "fileKey", v.key AS "versionKey", v.version, v.name,
+  v.content_type AS "contentType", v.size, v.sha256, v.driver, v.date_created AS "dateCreated", v.id_organization AS "idOrganization",
+  v.id_business_unit AS "idBusinessUnit", v.id_user AS "idUser";
 
 -- FileRepository.record (new version)
 -- arguments: 1, {"name":"report.pdf","contentType":"application/pdf","size":3,"sha256":"sha256","driver":"fs"}, <AccessScope>, <transaction>
@@ -53,8 +54,9 @@ WITH f AS (UPDATE file f SET latest_version = latest_version + 1, name = $1,
   SELECT f.key, f.latest_version, $1, $2, $6,
   $7, $8,
   f.id_organization, f.id_business_unit, f.id_user FROM f
-  RETURNING v.id_file AS "fileKey", v.version, v.name, v.content_type AS "contentType",
-  v.size, v.sha256, v.driver, v.date_created AS "dateCreated";
+  RETURNING v.id_file AS "fileKey", v.key AS "versionKey", v.version, v.name,
+  v.content_type AS "contentType", v.size, v.sha256, v.driver, v.date_created AS "dateCreated", v.id_organization AS "idOrganization",
+  v.id_business_unit AS "idBusinessUnit", v.id_user AS "idUser";
 
 -- FileRepository.recordedBlobs
 -- arguments: "fs", ["sha256"]

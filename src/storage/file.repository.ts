@@ -11,6 +11,8 @@ import { EntityType } from '../model/entity-type';
 
 export interface VersionRecord {
   fileKey: number;
+  /** The file_version row's own key. */
+  versionKey: number;
   version: number;
   name: string;
   contentType: string;
@@ -18,6 +20,13 @@ export interface VersionRecord {
   sha256: string;
   driver: StorageDriver;
   dateCreated: Date;
+}
+
+/** The owner columns of a version written (its file's), for the change log. */
+export interface RecordedOwner {
+  idOrganization: number;
+  idBusinessUnit: number;
+  idUser: number;
 }
 
 export interface NewVersion {
@@ -37,8 +46,8 @@ const NEW_VERSION: NewVersion = {
   driver: 'fs',
 };
 
-const VERSION_COLUMNS = `v.id_file AS "fileKey", v.version, v.name, v.content_type AS "contentType",
-  v.size, v.sha256, v.driver, v.date_created AS "dateCreated"`;
+const VERSION_COLUMNS = `v.id_file AS "fileKey", v.key AS "versionKey", v.version, v.name,
+  v.content_type AS "contentType", v.size, v.sha256, v.driver, v.date_created AS "dateCreated"`;
 
 /**
  * The SQL of file records (`file`, `file_version`): each statement limited by the caller's
@@ -119,7 +128,7 @@ export class FileRepository {
     version: NewVersion,
     scope: AccessScope,
     tx?: Transaction,
-  ): Promise<VersionRecord | undefined> {
+  ): Promise<(VersionRecord & RecordedOwner) | undefined> {
     const params = new SqlParameters();
     const name = params.bind(version.name);
     const contentType = params.bind(version.contentType);
@@ -141,7 +150,8 @@ export class FileRepository {
        SELECT f.key, f.latest_version, ${name}, ${contentType}, ${params.bind(version.size)},
               ${params.bind(version.sha256)}, ${params.bind(version.driver)},
               f.id_organization, f.id_business_unit, f.id_user FROM f
-       RETURNING ${VERSION_COLUMNS}`,
+       RETURNING ${VERSION_COLUMNS}, v.id_organization AS "idOrganization",
+                 v.id_business_unit AS "idBusinessUnit", v.id_user AS "idUser"`,
       params.values,
       tx,
     );

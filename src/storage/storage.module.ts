@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessModule } from '../access/access.module';
+import { ChangesModule } from '../changes/changes.module';
 import { ModelModule } from '../model/model.module';
 import { DbStorageBackend } from './backends/db.backend';
 import { FileChunkRepository } from './backends/file-chunk.repository';
@@ -15,7 +16,7 @@ import { StorageService } from './storage.service';
 
 /** Versioned files: /storage, the file records, and the backends holding the bytes. */
 @Module({
-  imports: [TypeOrmModule.forFeature(STORAGE_ENTITIES), ModelModule, AccessModule],
+  imports: [TypeOrmModule.forFeature(STORAGE_ENTITIES), ModelModule, AccessModule, ChangesModule],
   controllers: [StorageController],
   providers: [
     Sha256Hasher,

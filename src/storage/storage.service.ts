@@ -19,7 +19,9 @@ import { Transaction } from '../database/transaction';
 import { Transactions } from '../database/transactions.service';
 import { FormLimits, formParts } from '../http/multipart-form';
 import { StorageBackend, STORAGE_BACKENDS, StoredBytes } from './backends/storage-backend';
-import { FileRepository, VersionRecord } from './file.repository';
+import { FileRepository, RecordedOwner, VersionRecord } from './file.repository';
+import { actorOf, ChangeEntry, ChangeLog } from '../changes/change-log.service';
+import { ownerOfRow } from '../model/owner';
 import { nulDetail } from '../http/validation.pipe';
 import { dispositionOf, isActiveContent, rangeOf, storedContentType } from './storage.http';
 
@@ -65,6 +67,7 @@ export class StorageService {
     private readonly files: FileRepository,
     private readonly transactions: Transactions,
     private readonly access: AccessService,
+    private readonly changeLog: ChangeLog,
     config: ConfigService<Environment, true>,
   ) {
     this.backend = backends[config.get('STORAGE_DRIVER', { infer: true })];
@@ -207,10 +210,12 @@ export class StorageService {
       sha256: bytes.sha256,
       driver: this.backend.driver,
     };
-    // One statement: atomic without a transaction of its own on the fs path.
-    const version = await this.files.record(fileKey, newVersion, scope, tx);
-    if (!version) throw new NotFoundException(`No file ${fileKey}`);
-    return version;
+    return this.transactions.run(async (tx) => {
+      const version = await this.files.record(fileKey, newVersion, scope, tx);
+      if (!version) throw new NotFoundException(`No file ${fileKey}`);
+      this.changeLog.record(tx, actorOf(scope.identity), versionEntries(version));
+      return version;
+    }, tx);
   }
 
   /** Before any byte is stored: a new file needs create, a new version write on its file. */
@@ -268,4 +273,46 @@ function unreadableForm(error: unknown): HttpException {
   return new BadRequestException(
     `The form could not be read as multipart/form-data: ${message ?? 'malformed'}`,
   );
+}
+
+/**
+ * A version's entries: its file created (version 1) or given a new version, and the
+ * version row under it. The file takes the version's name and type.
+ */
+function versionEntries(version: VersionRecord & RecordedOwner): ChangeEntry[] {
+  const owner = ownerOfRow({
+    id_organization: version.idOrganization,
+    id_business_unit: version.idBusinessUnit,
+    id_user: version.idUser,
+  });
+  const first = version.version === 1;
+  const file: ChangeEntry = {
+    operation: first ? 'created' : 'version_added',
+    entity: 'file',
+    recordKey: version.fileKey,
+    owner,
+    changes: {
+      name: { new: version.name },
+      content_type: { new: version.contentType },
+      latest_version: first ? { new: 1 } : { old: version.version - 1, new: version.version },
+    },
+  };
+  const row: ChangeEntry = {
+    operation: 'created',
+    entity: 'file_version',
+    recordKey: version.versionKey,
+    owner,
+    parent: file,
+    changes: {
+      id_file: { new: version.fileKey },
+      version: { new: version.version },
+      name: { new: version.name },
+      content_type: { new: version.contentType },
+      size: { new: version.size },
+      sha256: { new: version.sha256 },
+      driver: { new: version.driver },
+      date_created: { new: version.dateCreated.toISOString() },
+    },
+  };
+  return [file, row];
 }

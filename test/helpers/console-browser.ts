@@ -21,11 +21,11 @@ export interface ConsoleSuite {
   browser: Browser;
 }
 
-/** Starts the app and Chromium before the suite's tests, and stops both after them. */
-export function consoleSuite(): ConsoleSuite {
+/** Starts the app (with `env`) and Chromium before the suite's tests, and stops both after. */
+export function consoleSuite(env: Record<string, string> = {}): ConsoleSuite {
   const suite = {} as ConsoleSuite;
   beforeAll(async () => {
-    suite.t = await createTestApp();
+    suite.t = await createTestApp(env);
     suite.base = await listen(suite.t);
     suite.browser = await launchChromium();
   });

@@ -120,6 +120,38 @@ export function storageSuite(driver: 'fs' | 'db'): void {
       expect(versions[0]).not.toHaveProperty('data');
     });
 
+    it('logs a new file as created and each new version, the version rows under them', async () => {
+      const { body: v1 } = await upload(Buffer.from('one'), { filename: 'log-v1.txt' }).expect(201);
+      await upload(Buffer.from('two!'), { id: v1.id, name: 'log-v2.txt' }).expect(201);
+      const { body: history } = await request(t.http)
+        .get(`/rest/entity/file/${v1.id}/history`)
+        .set('X-API-Key', key)
+        .expect(200);
+      expect(
+        history.map((e: { operation: string; changes: object }) => [e.operation, e.changes]),
+      ).toEqual([
+        [
+          'version_added',
+          expect.objectContaining({
+            latest_version: { old: 1, new: 2 },
+            name: { new: 'log-v2.txt' },
+          }),
+        ],
+        ['created', expect.objectContaining({ latest_version: { new: 1 } })],
+      ]);
+      const sizes = history.map(
+        (e: { children: { entity: string; changes: { size: { new: number } } }[] }) =>
+          e.children.map((c) => [c.entity, c.changes.size.new]),
+      );
+      expect(sizes).toEqual([[['file_version', 4]], [['file_version', 3]]]);
+      const { body: then } = await request(t.http)
+        .get(`/rest/entity/file/${v1.id}?asOf=${history[1].occurredAt}`)
+        .set('X-API-Key', key)
+        .expect(200);
+      expect(then.properties).toMatchObject({ name: 'log-v1.txt', latest_version: 1 });
+      expect(then.children.file_file_version).toHaveLength(1);
+    });
+
     it('says attachment for download and inline for view, with an RFC 5987 name', async () => {
       const { body } = await upload(Buffer.from('%PDF-1.7'), {
         filename: 'résumé 2026.pdf',

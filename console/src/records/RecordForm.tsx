@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { useLatest } from '../ui/use-latest';
 import { ChildGrid, labelOf, LookupLabels } from './ChildGrid';
 import { Field } from './Field';
+import { RecordHistory } from './RecordHistory';
 import { noProblems, Problems, problemsOf } from './problems';
 import { lookupKeysOf, lookupLabelsQuery } from './record-queries';
 import { envelopeOf, formProperties, RecordState, stateOf, TypeIndex } from './record-values';
@@ -17,6 +18,8 @@ interface RecordFormProps {
   types: TypeIndex;
   /** The record's key; none for a new one. */
   recordKey?: number;
+  /** The record's history instead of its form. */
+  tab?: 'history';
   canDelete: boolean;
 }
 
@@ -33,7 +36,7 @@ interface Loaded {
  * group, saved in one request (If-Match the ETag read). The server's refusals are shown
  * where they belong: on a field, on a child row and column, or as a stale record to reload.
  */
-export function RecordForm({ type, types, recordKey, canDelete }: RecordFormProps) {
+export function RecordForm({ type, types, recordKey, tab, canDelete }: RecordFormProps) {
   const creating = recordKey === undefined;
   const [loaded, setLoaded] = useState<Loaded>();
   const [problems, setProblems] = useState<Problems>(noProblems());
@@ -109,61 +112,87 @@ export function RecordForm({ type, types, recordKey, canDelete }: RecordFormProp
       <p>
         <a href={hrefOf({ screen: 'records', type: type.name })}>Back to the list</a>
       </p>
-      {problems.stale ? (
-        <div role="alert" className="stale">
-          Someone changed this record after you opened it: reload it to see their change, then make
-          yours again.{' '}
-          <button type="button" onClick={reload}>
-            Reload
-          </button>
-        </div>
-      ) : (
-        <Alert message={problems.form} />
+      {!creating && (
+        <p className="tabs">
+          <a
+            href={hrefOf({ screen: 'record', type: type.name, key: recordKey })}
+            aria-current={tab ? undefined : 'page'}
+          >
+            Record
+          </a>
+          <a
+            href={hrefOf({ screen: 'record', type: type.name, key: recordKey, tab: 'history' })}
+            aria-current={tab === 'history' ? 'page' : undefined}
+          >
+            History
+          </a>
+        </p>
       )}
-      {status && <p role="status">{status}</p>}
-      {state && (
-        <form aria-label={title} onSubmit={(event) => void save(event)} noValidate>
-          <div className="fields">
-            {formProperties(type).map((property) => (
-              <Field
-                key={property.name}
-                id={`field-${property.name}`}
-                property={property}
-                value={state.values[property.name]}
-                onChange={(value) =>
-                  edit((s) => ({ ...s, values: { ...s.values, [property.name]: value } }))
-                }
-                types={types}
-                error={problems.fields[property.name]}
-                lookupLabel={labelOf(labels, property.lookup?.entity, state.values[property.name])}
-              />
-            ))}
-          </div>
-          {(type.childGroups ?? []).map((group) => (
-            <ChildGrid
-              key={group.name}
-              group={group.name}
-              type={types.get(group.entity)!}
-              rows={state.children[group.name]}
-              onChange={(rows) =>
-                edit((s) => ({ ...s, children: { ...s.children, [group.name]: rows } }))
-              }
-              types={types}
-              problems={problems.rows[group.name]}
-              labels={labels}
-            />
-          ))}
-          <div className="actions">
-            <button type="submit" disabled={busy}>
-              Save
-            </button>
-            {!creating && canDelete && (
-              <button type="button" className="danger" onClick={() => setConfirming(true)}>
-                Delete
+      {tab === 'history' && recordKey !== undefined ? (
+        <RecordHistory type={type} types={types} recordKey={recordKey} />
+      ) : (
+        <>
+          {problems.stale ? (
+            <div role="alert" className="stale">
+              Someone changed this record after you opened it: reload it to see their change, then
+              make yours again.{' '}
+              <button type="button" onClick={reload}>
+                Reload
               </button>
-            )}
-          </div>
-        </form>
+            </div>
+          ) : (
+            <Alert message={problems.form} />
+          )}
+          {status && <p role="status">{status}</p>}
+          {state && (
+            <form aria-label={title} onSubmit={(event) => void save(event)} noValidate>
+              <div className="fields">
+                {formProperties(type).map((property) => (
+                  <Field
+                    key={property.name}
+                    id={`field-${property.name}`}
+                    property={property}
+                    value={state.values[property.name]}
+                    onChange={(value) =>
+                      edit((s) => ({ ...s, values: { ...s.values, [property.name]: value } }))
+                    }
+                    types={types}
+                    error={problems.fields[property.name]}
+                    lookupLabel={labelOf(
+                      labels,
+                      property.lookup?.entity,
+                      state.values[property.name],
+                    )}
+                  />
+                ))}
+              </div>
+              {(type.childGroups ?? []).map((group) => (
+                <ChildGrid
+                  key={group.name}
+                  group={group.name}
+                  type={types.get(group.entity)!}
+                  rows={state.children[group.name]}
+                  onChange={(rows) =>
+                    edit((s) => ({ ...s, children: { ...s.children, [group.name]: rows } }))
+                  }
+                  types={types}
+                  problems={problems.rows[group.name]}
+                  labels={labels}
+                />
+              ))}
+              <div className="actions">
+                <button type="submit" disabled={busy}>
+                  Save
+                </button>
+                {!creating && canDelete && (
+                  <button type="button" className="danger" onClick={() => setConfirming(true)}>
+                    Delete
+                  </button>
+                )}
+              </div>
+            </form>
+          )}
+        </>
       )}
       <ConfirmDialog
         question={confirming ? `Delete ${title.toLowerCase()}? This cannot be undone.` : undefined}

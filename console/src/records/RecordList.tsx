@@ -6,12 +6,19 @@ import { cellText } from '../fetch/fetch-text';
 import { hrefOf } from '../routes';
 import { Alert } from '../ui/Alert';
 import { useLatest } from '../ui/use-latest';
-import { ListOptions, listQuery, lookupNameKeys, visibleColumns } from './record-queries';
+import {
+  displayProperty,
+  ListOptions,
+  listQuery,
+  lookupNameKeys,
+  visibleColumns,
+} from './record-queries';
 import { displayText, TypeIndex } from './record-values';
 
 /**
  * A type's records through FETCH, as a table: sortable columns, a filter, the total
- * (X-Total-Count) and "Load more" pages by keyset (X-Fetch-Next). A record's key opens it.
+ * (X-Total-Count) and "Load more" pages by keyset (X-Fetch-Next). A record's key and name
+ * open it.
  */
 export function RecordList({
   type,
@@ -27,6 +34,7 @@ export function RecordList({
   const [error, setError] = useState<string | undefined>();
   const columns = visibleColumns(type);
   const nameKeys = lookupNameKeys(type, types);
+  const named = displayProperty(type);
   const query = listQuery(type, types, options);
 
   const latest = useLatest();
@@ -54,10 +62,12 @@ export function RecordList({
     setOptions({ ...options, filter: String(new FormData(event.currentTarget).get('filter')) });
   };
   const cell = (row: Row, column: PropertyInfo) => {
-    if (column.name === 'key') {
+    // The record opens from its key and from its name, the column people look for.
+    if (column.name === 'key' || column.name === named) {
+      const text = column.name === 'key' ? String(row.key) : displayText(column, row[column.name]);
       return (
         <a href={hrefOf({ screen: 'record', type: type.name, key: Number(row.key) })}>
-          {String(row.key)}
+          {text || `(no ${column.label.toLowerCase()})`}
         </a>
       );
     }
