@@ -867,8 +867,33 @@ const ROUTES = {
   'POST /rest/workflow/invoicing/summary': invoicingSummary,
 };
 
+/**
+ * POST /rest/entity/account/{key} with a new name: hand-written (the app also reads the
+ * record, runs its hooks and logs the change), one UPDATE limited by the caller's rows.
+ */
+async function renameAccount(request, response, key) {
+  const identity = await authenticate(request, response);
+  if (!identity) throw new HttpError(401, { detail: 'Authentication required' });
+  const { properties = {} } = (await readJson(request)) ?? {};
+  if (!/^[1-9]\d*$/.test(key) || typeof properties.name !== 'string') {
+    throw new HttpError(400, { detail: 'a key and a name are required' });
+  }
+  const params = new SqlParameters();
+  const name = params.bind(properties.name, 'text');
+  const where = `t.key = ${params.bind(key, 'int8')} AND ${rowsSql(await scopeOf(identity), 't', params)}`;
+  const { rows } = await pool.query(
+    `UPDATE account t SET name = ${name}, date_updated = now() WHERE ${where} RETURNING key`,
+    params.values,
+  );
+  if (!rows[0]) throw new HttpError(404, { detail: `account ${key} not found` });
+  sendJson(response, 200, { operation: 'update', key: Number(rows[0].key) });
+}
+
 /** Routes with a path parameter: [method, pattern, handler(request, response, ...groups)]. */
-const PATTERN_ROUTES = [['GET', /^\/rest\/entity\/invoice\/([^/]+)$/, readInvoice]];
+const PATTERN_ROUTES = [
+  ['GET', /^\/rest\/entity\/invoice\/([^/]+)$/, readInvoice],
+  ['POST', /^\/rest\/entity\/account\/([^/]+)$/, renameAccount],
+];
 
 function routeOf(method, path) {
   const exact = ROUTES[`${method} ${path}`];

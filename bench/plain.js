@@ -303,13 +303,32 @@ const ROUTES = {
   'POST /rest/workflow/invoicing/summary': invoicingSummary,
 };
 const INVOICE_PATH = /^\/rest\/entity\/invoice\/([^/]+)$/;
+const ACCOUNT_PATH = /^\/rest\/entity\/account\/([^/]+)$/;
+
+/** POST /rest/entity/account/{key}: a new name, one UPDATE. */
+async function renameAccount(request, response, key) {
+  const user = await signedIn(request);
+  const { properties = {} } = (await readJson(request)) ?? {};
+  if (!/^[1-9]\d{0,15}$/.test(key)) throw new HttpError(400, 'key must be a key');
+  if (typeof properties.name !== 'string') throw new HttpError(400, 'name is required');
+  const { rows } = await pool.query(
+    `UPDATE account SET name = $1, date_updated = now() WHERE key = $2 AND id_organization = $3
+     RETURNING key`,
+    [properties.name, key, user.id_organization],
+  );
+  if (!rows[0]) throw new HttpError(404, `account ${key} not found`);
+  sendJson(response, 200, { operation: 'update', key: Number(rows[0].key) });
+}
 
 const server = http.createServer((request, response) => {
   const path = (request.url ?? '/').split('?', 1)[0];
   const invoice = request.method === 'GET' && INVOICE_PATH.exec(path);
+  const account = request.method === 'POST' && ACCOUNT_PATH.exec(path);
   const route = invoice
     ? (req, res) => readInvoice(req, res, invoice[1])
-    : ROUTES[`${request.method} ${path}`];
+    : account
+      ? (req, res) => renameAccount(req, res, account[1])
+      : ROUTES[`${request.method} ${path}`];
   if (!route) return sendJson(response, 404, { detail: `Cannot ${request.method} ${path}` });
   Promise.resolve(route(request, response)).catch((error) => {
     if (!(error instanceof HttpError)) console.error(error);

@@ -22,6 +22,7 @@ const isLargeInvoice = (text) =>
   occurrences(text, '"entity_name":"invoice_line"') === 5;
 
 const WRITE_RESULT = /^\{"operation":"insert","key":\d+\}$/;
+const UPDATE_RESULT = /^\{"operation":"update","key":\d+\}$/;
 const PRICES = ['12.50', '99.99', '85.00', '0.35', '1234.56'];
 
 const apiKey = (ctx) => ({ 'x-api-key': ctx.apiKey });
@@ -59,6 +60,21 @@ module.exports = [
     vary: (_ctx, _random, n) => ({
       body: largeList(LARGE_LIST_STATUSES[n % LARGE_LIST_STATUSES.length]),
     }),
+    baselineSql: 'hand-written',
+  },
+  {
+    // Before the create: its invoices would not change the accounts, but keep writes last.
+    name: 'large: POST /rest/entity/account/{random key} (a new name)',
+    writes: true,
+    method: 'POST',
+    path: (ctx) => `/rest/entity/account/${ctx.large.accountKeys[0]}`,
+    headers: apiKey,
+    vary: (ctx, random, n) => ({
+      path: `/rest/entity/account/${pick(ctx.large.accountKeys, random)}`,
+      body: { entity_name: 'account', properties: { name: `Account renamed ${n}` } },
+    }),
+    sameBody: false,
+    verify: (text) => UPDATE_RESULT.test(text),
     baselineSql: 'hand-written',
   },
   {

@@ -201,6 +201,32 @@ module.exports = [
     },
   },
   {
+    name: 'POST /rest/entity/account/{key} (a new name)',
+    writes: true,
+    method: 'POST',
+    path: (ctx) => `/rest/entity/account/${ctx.renamed[0]}`,
+    headers: (ctx) => ({ 'x-api-key': ctx.apiKey }),
+    // Another account each time (of 50), so that the load measures writes, not one row's lock.
+    vary: (ctx, random, n) => ({
+      path: `/rest/entity/account/${ctx.renamed[Math.floor(random() * ctx.renamed.length)]}`,
+      body: { entity_name: 'account', properties: { name: `Bench account ${n}` } },
+    }),
+    sameBody: false,
+    verify: (text) => /^\{"operation":"update","key":\d+\}$/.test(text),
+    baselineSql: 'hand-written',
+    async setup(ctx) {
+      ctx.renamed = [];
+      for (let i = 0; i < 50; i++) {
+        const response = await ctx.request('POST', '/rest/entity/account', {
+          headers: { 'x-api-key': ctx.apiKey },
+          body: { properties: { name: `Renamed ${i}` } },
+        });
+        if (response.status !== 200) throw new Error(`setup: account: ${response.status}`);
+        ctx.renamed.push(JSON.parse(response.text).key);
+      }
+    },
+  },
+  {
     // Against an echo of the same body: what parsing (and Nest) add to a bare server.
     name: 'POST /rest/fetch/parse (360-byte query)',
     method: 'POST',

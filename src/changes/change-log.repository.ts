@@ -17,8 +17,8 @@ export interface NewEntryRow {
   organizationKey: number | null;
   businessUnitKey: number | null;
   userKey: number | null;
-  changes: string;
-  detail: string | null;
+  changes: Record<string, unknown>;
+  detail: Record<string, unknown> | null;
   actorKey: number | null;
   actorName: string | null;
   via: string;
@@ -86,7 +86,7 @@ export class ChangeLogRepository {
           organizationKey: 1,
           businessUnitKey: 1,
           userKey: 1,
-          changes: '{}',
+          changes: {},
           detail: null,
           actorKey: 1,
           actorName: 'admin',
@@ -98,46 +98,27 @@ export class ChangeLogRepository {
     ],
   })
   async insert(rows: NewEntryRow[], tx?: Transaction): Promise<void> {
-    const column = <K extends keyof NewEntryRow>(name: K) => rows.map((row) => row[name]);
+    // One JSON text for the batch: PostgreSQL reads it faster than pg writes 16 arrays.
     await this.sql.run(
       `WITH v AS (
-         SELECT * FROM unnest($1::int4[], $2::int4[], $3::text[], $4::text[], $5::int8[],
-           $6::text[], $7::int8[], $8::int8[], $9::int8[], $10::int8[], $11::jsonb[],
-           $12::jsonb[], $13::int8[], $14::text[], $15::text[], $16::text[])
-           AS v(ord, parent_ord, operation, entity, record_key, root_entity, root_key,
-                id_organization, id_business_unit, id_user, changes, detail, id_actor,
-                actor_name, via, request_id)
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS v(ord int4, "parentOrd" int4,
+           operation text, entity text, "recordKey" int8, "rootEntity" text, "rootKey" int8,
+           "organizationKey" int8, "businessUnitKey" int8, "userKey" int8, changes jsonb,
+           detail jsonb, "actorKey" int8, "actorName" text, via text, "requestId" text)
        ), numbered AS MATERIALIZED (
          SELECT v.*, nextval('change_log_key_seq') AS key FROM v ORDER BY ord
        )
        INSERT INTO change_log (key, id_parent_entry, operation, entity, record_key,
          root_entity, root_key, id_organization, id_business_unit, id_user, changes, detail,
          id_actor, actor_name, via, request_id, transaction_id, date_created)
-       SELECT n.key, p.key, n.operation, n.entity, n.record_key, n.root_entity, n.root_key,
-              n.id_organization, n.id_business_unit, n.id_user, n.changes, n.detail,
-              n.id_actor, n.actor_name, n.via, n.request_id, pg_current_xact_id()::text::int8,
+       SELECT n.key, p.key, n.operation, n.entity, n."recordKey", n."rootEntity", n."rootKey",
+              n."organizationKey", n."businessUnitKey", n."userKey", n.changes, n.detail,
+              n."actorKey", n."actorName", n.via, n."requestId", pg_current_xact_id()::text::int8,
               -- Milliseconds, as the API shows the time: an asOf of the shown time includes it.
               date_trunc('milliseconds', statement_timestamp())
-         FROM numbered n LEFT JOIN numbered p ON p.ord = n.parent_ord
+         FROM numbered n LEFT JOIN numbered p ON p.ord = n."parentOrd"
         ORDER BY n.ord`,
-      [
-        column('ord'),
-        column('parentOrd'),
-        column('operation'),
-        column('entity'),
-        column('recordKey'),
-        column('rootEntity'),
-        column('rootKey'),
-        column('organizationKey'),
-        column('businessUnitKey'),
-        column('userKey'),
-        column('changes'),
-        column('detail'),
-        column('actorKey'),
-        column('actorName'),
-        column('via'),
-        column('requestId'),
-      ],
+      [JSON.stringify(rows)],
       tx,
     );
   }

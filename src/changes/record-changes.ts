@@ -14,10 +14,18 @@ const NOT_LOGGED = new Set<string>([
   'date_updated',
 ]);
 
+const LOGGED = new WeakMap<EntityType, string[]>();
+
+/** The properties whose values an entry holds (worked out once per type). */
 function logged(type: EntityType): string[] {
-  return [...type.properties.values()]
-    .filter((p) => !p.hidden && !NOT_LOGGED.has(p.name))
-    .map((p) => p.name);
+  let names = LOGGED.get(type);
+  if (!names) {
+    names = [...type.properties.values()]
+      .filter((p) => !p.hidden && !NOT_LOGGED.has(p.name))
+      .map((p) => p.name);
+    LOGGED.set(type, names);
+  }
+  return names;
 }
 
 /** A new row's values, as `{new}`. */

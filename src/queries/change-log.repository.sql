@@ -31,26 +31,24 @@ SELECT key, date_created AS "dateCreated", operation, entity,
   ORDER BY key;
 
 -- ChangeLogRepository.insert
--- arguments: [{"ord":0,"parentOrd":null,"operation":"created","entity":"organization","recordKey":1,"rootEntity":"organization","rootKey":1,"organizationKey":1,"businessUnitKey":1,"userKey":1,"changes":"{}","detail":null,"actorKey":1,"actorName":"admin","via":"cli","requestId":null}], <transaction>
+-- arguments: [{"ord":0,"parentOrd":null,"operation":"created","entity":"organization","recordKey":1,"rootEntity":"organization","rootKey":1,"organizationKey":1,"businessUnitKey":1,"userKey":1,"changes":{},"detail":null,"actorKey":1,"actorName":"admin","via":"cli","requestId":null}], <transaction>
 WITH v AS (
-  SELECT * FROM unnest($1::int4[], $2::int4[], $3::text[], $4::text[], $5::int8[],
-  $6::text[], $7::int8[], $8::int8[], $9::int8[], $10::int8[], $11::jsonb[],
-  $12::jsonb[], $13::int8[], $14::text[], $15::text[], $16::text[])
-  AS v(ord, parent_ord, operation, entity, record_key, root_entity, root_key,
-  id_organization, id_business_unit, id_user, changes, detail, id_actor,
-  actor_name, via, request_id)
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS v(ord int4, "parentOrd" int4,
+  operation text, entity text, "recordKey" int8, "rootEntity" text, "rootKey" int8,
+  "organizationKey" int8, "businessUnitKey" int8, "userKey" int8, changes jsonb,
+  detail jsonb, "actorKey" int8, "actorName" text, via text, "requestId" text)
   ), numbered AS MATERIALIZED (
   SELECT v.*, nextval('change_log_key_seq') AS key FROM v ORDER BY ord
   )
   INSERT INTO change_log (key, id_parent_entry, operation, entity, record_key,
   root_entity, root_key, id_organization, id_business_unit, id_user, changes, detail,
   id_actor, actor_name, via, request_id, transaction_id, date_created)
-  SELECT n.key, p.key, n.operation, n.entity, n.record_key, n.root_entity, n.root_key,
-  n.id_organization, n.id_business_unit, n.id_user, n.changes, n.detail,
-  n.id_actor, n.actor_name, n.via, n.request_id, pg_current_xact_id()::text::int8,
+  SELECT n.key, p.key, n.operation, n.entity, n."recordKey", n."rootEntity", n."rootKey",
+  n."organizationKey", n."businessUnitKey", n."userKey", n.changes, n.detail,
+  n."actorKey", n."actorName", n.via, n."requestId", pg_current_xact_id()::text::int8,
   -- Milliseconds, as the API shows the time: an asOf of the shown time includes it.
   date_trunc('milliseconds', statement_timestamp())
-  FROM numbered n LEFT JOIN numbered p ON p.ord = n.parent_ord
+  FROM numbered n LEFT JOIN numbered p ON p.ord = n."parentOrd"
   ORDER BY n.ord;
 
 -- ChangeLogRepository.latestEntry
