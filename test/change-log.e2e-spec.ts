@@ -1,4 +1,7 @@
+import { Module } from '@nestjs/common';
 import request from 'supertest';
+import { Workflow, WorkflowError, WorkflowMethod } from '../src/atrium';
+import type { WorkflowContext } from '../src/workflow/workflow.service';
 import { HTTP_PLATFORMS } from '../src/config/environment';
 import { AccessFixture, as } from './helpers/access';
 import {
@@ -11,6 +14,19 @@ import {
 } from './helpers/test-app';
 
 const LINES = 'invoice_invoice_line';
+
+/** Writes an account, then fails: the write is rolled back, its entry with it. */
+@Workflow('regrets')
+class Regrets {
+  @WorkflowMethod({ arguments: [{ name: 'name', type: 'string' }] })
+  async createThenFail(name: string, { data }: WorkflowContext): Promise<never> {
+    await data.create('account', { properties: { name } });
+    throw new WorkflowError(409, 'changed its mind after writing');
+  }
+}
+
+@Module({ providers: [Regrets] })
+class RegretsModule {}
 const line = (quantity: number, description = `q${quantity}`) => ({
   properties: { quantity, unit_price: '2.00', description },
 });
@@ -61,11 +77,14 @@ describe.each(HTTP_PLATFORMS)('change log on %s', (platform) => {
         })
         .expect(200)
     ).body.key as number;
+  const memberRole = async () =>
+    (await postFetch(t, fixture.admin, "FETCH role (key) WHERE name = 'member'").expect(200))
+      .body[0] as { key: number };
   const read = async (entity: string, key: number, query = '') =>
     (await api(member.key).get(`/rest/entity/${entity}/${key}${query}`).expect(200)).body;
 
   beforeAll(async () => {
-    t = await createTestApp({ HTTP_PLATFORM: platform });
+    t = await createTestApp({ HTTP_PLATFORM: platform }, [RegretsModule]);
     fixture = await AccessFixture.create(t);
     member = await apiKeyUser(t);
     accountKey = (
@@ -183,6 +202,59 @@ describe.each(HTTP_PLATFORMS)('change log on %s', (platform) => {
     expect(await entriesOfRequest(created.headers['x-request-id'])).toBe(1);
     const twice = await api(fixture.admin).post('/rest/entity/product', product).expect(409);
     expect(await entriesOfRequest(twice.headers['x-request-id'])).toBe(0);
+  });
+
+  it('leaves no entry for a write made before its transaction failed', async () => {
+    const name = uniqueName('Regretted');
+    const failed = await api(member.key)
+      .post('/rest/workflow/regrets/createThenFail', { name })
+      .expect(409);
+    const [{ n }] = await t.dataSource.query('SELECT count(*) AS n FROM account WHERE name = $1', [
+      name,
+    ]);
+    expect(Number(n)).toBe(0);
+    expect(await entriesOfRequest(failed.headers['x-request-id'])).toBe(0);
+    // The same write that commits has its entry: the test above could not pass by accident.
+    const kept = await api(member.key)
+      .post('/rest/entity/account', { properties: { name } })
+      .expect(200);
+    expect(await entriesOfRequest(kept.headers['x-request-id'])).toBe(1);
+  });
+
+  it("keeps a deleted user's history, its roles' event after its deletion included", async () => {
+    const { body: created } = await api(fixture.admin)
+      .post('/rest/entity/user', {
+        properties: {
+          user_name: uniqueName('leaver'),
+          full_name: 'Leaver',
+          password: 'leaver-password-1',
+        },
+        children: { user_user_role: [{ properties: { id_role: (await memberRole()).key } }] },
+      })
+      .expect(200);
+    await api(fixture.admin).delete(`/rest/entity/user/${created.key}`).expect(200);
+    const entries = await history('user', created.key, '', fixture.admin);
+    expect(entries.map((e) => e.operation)).toEqual([
+      'roles_changed',
+      'deleted',
+      'roles_changed',
+      'created',
+    ]);
+    await api(fixture.admin).post(`/rest/entity/user/${created.key}/history/purge`, {}).expect(200);
+  });
+
+  it("shows a user's sign-ins in its history to the audit's readers only", async () => {
+    const reader = await apiKeyUser(t);
+    const session = await request(t.http)
+      .post('/auth')
+      .send({ user: reader.userName, password: 'user-password-1' })
+      .expect(200);
+    expect(session.status).toBe(200);
+    const ofAdmin = await history('user', reader.userKey, '', fixture.admin);
+    expect(ofAdmin.map((e) => e.operation)).toContain('signed_in');
+    const ofMember = await history('user', reader.userKey);
+    expect(ofMember.map((e) => e.operation)).not.toContain('signed_in');
+    expect(ofMember.map((e) => e.operation)).toContain('created');
   });
 
   it('logs writes a workflow makes through ScopedData, as the caller', async () => {

@@ -11,6 +11,7 @@ import { ServerInfoService } from './server-info.service';
 import { NewSession, SessionService } from './session.service';
 import { MIN_PASSWORD_LENGTH, UserService } from '../directory/user.service';
 import { actorOf, ChangeLog } from '../changes/change-log.service';
+import { Transactions } from '../database/transactions.service';
 import { actorOfUser, userEvent, userOf } from './security-events';
 
 export const DEFAULT_LOCALE = 'RO';
@@ -31,6 +32,7 @@ export class AuthService {
     private readonly serverInfo: ServerInfoService,
     private readonly oidc: OidcSignIn,
     private readonly changeLog: ChangeLog,
+    private readonly transactions: Transactions,
   ) {}
 
   async login(credentials: LoginDto, request: HttpRequest): Promise<LoginResult> {
@@ -95,12 +97,13 @@ export class AuthService {
 
   async logout(token: string | undefined, request: HttpRequest): Promise<void> {
     if (!token) return;
-    const user = await this.sessions.endByToken(token);
-    if (!user) return;
-    await this.changeLog.recordNow(
-      actorOfUser(user, 'session', request.id),
-      userEvent('signed_out', user, { address: request.ip ?? '' }),
-    );
+    await this.transactions.run(async (tx) => {
+      const user = await this.sessions.endByToken(token, tx);
+      if (!user) return;
+      this.changeLog.record(tx, actorOfUser(user, 'session', request.id), [
+        userEvent('signed_out', user, { address: request.ip ?? '' }),
+      ]);
+    });
   }
 
   /**
@@ -123,12 +126,13 @@ export class AuthService {
     }
     const address = request.ip ?? '';
     await this.throttle.consumeAttempt(identity.userName, address);
-    await this.users.changePassword(identity.userKey, form['current-password'], next);
+    await this.transactions.run(async (tx) => {
+      await this.users.changePassword(identity.userKey, form['current-password'], next, tx);
+      await this.sessions.endOthers(identity.userKey, identity.session?.key, tx);
+      this.changeLog.record(tx, actorOf(identity), [
+        userEvent('password_changed', userOf(identity), { address }),
+      ]);
+    });
     await this.throttle.recordSuccess(identity.userName, address);
-    await this.sessions.endOthers(identity.userKey, identity.session?.key);
-    await this.changeLog.recordNow(
-      actorOf(identity),
-      userEvent('password_changed', userOf(identity), { address }),
-    );
   }
 }

@@ -164,8 +164,8 @@ export class SessionRepository {
   }
 
   /** Ends the session of a token, current or previous; the user it was, if any. */
-  @GenerateSql({ params: ['sha256'] })
-  deleteByToken(tokenHash: string): Promise<SessionUser | undefined> {
+  @GenerateSql({ params: ['sha256', IN_TRANSACTION] })
+  deleteByToken(tokenHash: string, tx?: Transaction): Promise<SessionUser | undefined> {
     return this.sql.row(
       `WITH gone AS (
          DELETE FROM session WHERE token_hash = $1 OR previous_token_hash = $1 RETURNING id_user
@@ -174,6 +174,7 @@ export class SessionRepository {
               u.id_business_unit AS "idBusinessUnit"
          FROM gone JOIN "user" u ON u.key = gone.id_user LIMIT 1`,
       [tokenHash],
+      tx,
     );
   }
 

@@ -114,8 +114,9 @@ export class SessionService {
   }
 
   /** Ends the session a token belongs to; unknown tokens are ignored. */
-  endByToken(token: string): Promise<SessionUser | undefined> {
-    return this.sessions.deleteByToken(sha256(token));
+  /** Ends the session of a token; the user it was, if any. In `tx` when given. */
+  endByToken(token: string, tx?: Transaction): Promise<SessionUser | undefined> {
+    return this.sessions.deleteByToken(sha256(token), tx);
   }
 
   /** Ends a user's sessions but one; in `tx` when given (a user's update). */

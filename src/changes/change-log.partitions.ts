@@ -6,6 +6,7 @@ import {
 } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Environment } from '../config/environment';
+import { Transactions } from '../database/transactions.service';
 import { ChangeLogRepository } from './change-log.repository';
 
 /** How often the partitions are looked after: well within a month, cheap when idle. */
@@ -26,6 +27,7 @@ export class ChangeLogPartitions implements OnApplicationBootstrap, BeforeApplic
 
   constructor(
     private readonly repository: ChangeLogRepository,
+    private readonly transactions: Transactions,
     config: ConfigService<Environment, true>,
   ) {
     this.retentionMonths = config.get('AUDIT_RETENTION_MONTHS', { infer: true });
@@ -57,14 +59,20 @@ export class ChangeLogPartitions implements OnApplicationBootstrap, BeforeApplic
     for (const name of await this.repository.partitionMonths()) {
       if (name >= oldestKept) continue;
       const [year, monthNumber] = name.split('-').map(Number);
-      await this.repository.dropPartition(new Date(Date.UTC(year, monthNumber - 1, 1)));
-      this.logger.log(`Dropped the change log of ${name} (AUDIT_RETENTION_MONTHS)`);
+      const month = new Date(Date.UTC(year, monthNumber - 1, 1));
+      try {
+        await this.transactions.run((tx) => this.repository.dropPartition(month, tx));
+        this.logger.log(`Dropped the change log of ${name} (AUDIT_RETENTION_MONTHS)`);
+      } catch (error) {
+        // Busy (a long query holds the log): the next run drops it.
+        this.logger.warn(`The change log of ${name} stays for now: ${(error as Error).message}`);
+      }
     }
   }
 
   private async createPartition(month: Date): Promise<void> {
     try {
-      await this.repository.createPartition(month);
+      await this.transactions.run((tx) => this.repository.createPartition(month, tx));
     } catch (error) {
       // Entries of that month are in the default partition already: they stay there.
       this.logger.warn(

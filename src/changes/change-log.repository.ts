@@ -4,7 +4,7 @@ import { quoteIdentifier } from '../database/sql';
 import { Sql } from '../database/sql.service';
 import { Transaction } from '../database/transaction';
 
-/** An entry as the repository writes it: one element of each array of the INSERT. */
+/** An entry as the repository writes it: one element of the INSERT's JSON array. */
 export interface NewEntryRow {
   /** Its place in the batch, and the place of its parent row's entry (or null). */
   ord: number;
@@ -52,6 +52,8 @@ export interface HistoryFilter {
   from?: Date;
   to?: Date;
   operations?: string[];
+  /** Operations left out whatever `operations` says (what the caller may not see). */
+  hidden?: readonly string[];
 }
 
 const ENTRY_COLUMNS = `key, date_created AS "dateCreated", operation, entity,
@@ -98,7 +100,7 @@ export class ChangeLogRepository {
     ],
   })
   async insert(rows: NewEntryRow[], tx?: Transaction): Promise<void> {
-    // One JSON text for the batch: PostgreSQL reads it faster than pg writes 16 arrays.
+    // One JSON text for the batch: one parameter, whatever the number of columns.
     await this.sql.run(
       `WITH v AS (
          SELECT * FROM jsonb_to_recordset($1::jsonb) AS v(ord int4, "parentOrd" int4,
@@ -124,7 +126,7 @@ export class ChangeLogRepository {
   }
 
   /** A page of a record's own entries (not its child rows'), newest first. */
-  @GenerateSql({ params: ['invoice', 1, { operations: ['updated'] }, 50] })
+  @GenerateSql({ params: ['invoice', 1, { operations: ['updated'], hidden: ['signed_in'] }, 50] })
   recordEntries(
     rootEntity: string,
     rootKey: number,
@@ -136,6 +138,7 @@ export class ChangeLogRepository {
         WHERE root_entity = $1 AND root_key = $2 AND id_parent_entry IS NULL
           AND ($3::int8 IS NULL OR key < $3) AND ($4::timestamptz IS NULL OR date_created >= $4)
           AND ($5::timestamptz IS NULL OR date_created < $5) AND ($6::text[] IS NULL OR operation = ANY($6))
+          AND operation <> ALL($8::text[])
         ORDER BY key DESC LIMIT $7`,
       [
         rootEntity,
@@ -145,28 +148,29 @@ export class ChangeLogRepository {
         filter.to ?? null,
         filter.operations ?? null,
         limit,
+        filter.hidden ?? [],
       ],
     );
   }
 
   /**
-   * The entries of a record's child rows with keys between two of its own entries: writes
-   * of one record take turns (its row is locked), so a write's entries lie between the
-   * record's entry of that write and the record's next.
+   * The entries of a record's child rows written by these transactions: each comes after
+   * its parent row's entry, drawn by the same statement (keys above `after`, the oldest
+   * record entry they may belong to).
    */
-  @GenerateSql({ params: ['invoice', 1, 0, null] })
+  @GenerateSql({ params: ['invoice', 1, [1], 0] })
   childEntries(
     rootEntity: string,
     rootKey: number,
+    transactions: number[],
     after: number,
-    before: number | null,
   ): Promise<EntryRow[]> {
     return this.sql.rows(
       `SELECT ${ENTRY_COLUMNS} FROM change_log
         WHERE root_entity = $1 AND root_key = $2 AND id_parent_entry IS NOT NULL
-          AND key > $3 AND ($4::int8 IS NULL OR key < $4)
+          AND transaction_id = ANY($3::int8[]) AND key > $4
         ORDER BY key`,
-      [rootEntity, rootKey, after, before],
+      [rootEntity, rootKey, transactions, after],
     );
   }
 
@@ -181,14 +185,22 @@ export class ChangeLogRepository {
     );
   }
 
-  /** The record's latest own entry: whose it was when last written (or deleted). */
-  @GenerateSql({ params: ['invoice', 1] })
-  latestEntry(rootEntity: string, rootKey: number): Promise<EntryRow | undefined> {
+  /**
+   * The record's latest own write (not a security event about it): whose it was when last
+   * written, and whether that was its deletion.
+   */
+  @GenerateSql({ params: ['invoice', 1, ['deleted']] })
+  latestWrite(
+    rootEntity: string,
+    rootKey: number,
+    operations: readonly string[],
+  ): Promise<EntryRow | undefined> {
     return this.sql.row(
       `SELECT ${ENTRY_COLUMNS} FROM change_log
         WHERE root_entity = $1 AND root_key = $2 AND id_parent_entry IS NULL
+          AND operation = ANY($3::text[])
         ORDER BY key DESC LIMIT 1`,
-      [rootEntity, rootKey],
+      [rootEntity, rootKey, operations],
     );
   }
 
@@ -221,20 +233,32 @@ export class ChangeLogRepository {
    * The partition of the month starting at `month` (UTC). A month whose rows already went
    * to the default partition (the server ran past its partitions) keeps them there.
    */
-  @GenerateSql({ params: [new Date(Date.UTC(2026, 0, 1))] })
-  async createPartition(month: Date): Promise<void> {
+  @GenerateSql({ params: [new Date(Date.UTC(2026, 0, 1)), IN_TRANSACTION] })
+  async createPartition(month: Date, tx: Transaction): Promise<void> {
     const next = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1));
+    await this.briefLock(tx);
     // DDL takes no parameters: the bounds are dates this server formats, never input.
     await this.sql.run(
       `CREATE TABLE IF NOT EXISTS ${partitionOf(month)} PARTITION OF change_log
          FOR VALUES FROM ('${month.toISOString()}') TO ('${next.toISOString()}')`,
+      [],
+      tx,
     );
   }
 
   /** Drops the partition of a month: its entries go at once, with no DELETE to wait for. */
-  @GenerateSql({ params: [new Date(Date.UTC(2026, 0, 1))] })
-  async dropPartition(month: Date): Promise<void> {
-    await this.sql.run(`DROP TABLE IF EXISTS ${partitionOf(month)}`);
+  @GenerateSql({ params: [new Date(Date.UTC(2026, 0, 1)), IN_TRANSACTION] })
+  async dropPartition(month: Date, tx: Transaction): Promise<void> {
+    await this.briefLock(tx);
+    await this.sql.run(`DROP TABLE IF EXISTS ${partitionOf(month)}`, [], tx);
+  }
+
+  /**
+   * Partition DDL locks the whole log, which every write inserts into: behind a long
+   * query it gives up after a moment (and is tried again later) rather than hold them all.
+   */
+  private async briefLock(tx: Transaction): Promise<void> {
+    await this.sql.run("SET LOCAL lock_timeout = '2s'", [], tx);
   }
 }
 

@@ -87,11 +87,12 @@ export class UserRepository {
     return row?.passwordHash;
   }
 
-  @GenerateSql({ params: [1, 'hash'] })
-  async setPasswordHash(userKey: number, passwordHash: string): Promise<void> {
+  @GenerateSql({ params: [1, 'hash', IN_TRANSACTION] })
+  async setPasswordHash(userKey: number, passwordHash: string, tx?: Transaction): Promise<void> {
     await this.sql.run(
       `UPDATE "user" SET password_hash = $2, date_updated = now() WHERE key = $1`,
       [userKey, passwordHash],
+      tx,
     );
   }
 

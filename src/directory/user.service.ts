@@ -62,12 +62,18 @@ export class UserService {
     return found;
   }
 
-  async changePassword(userKey: number, current: string, next: string): Promise<void> {
+  /** Replaces a user's password, knowing the current one; in `tx` when given. */
+  async changePassword(
+    userKey: number,
+    current: string,
+    next: string,
+    tx?: Transaction,
+  ): Promise<void> {
     const hash = await this.users.passwordHash(userKey);
     if (!hash || !(await verifyPassword(current, hash))) {
       throw new UnauthorizedException('The current password is wrong');
     }
-    await this.users.setPasswordHash(userKey, await hashPassword(next));
+    await this.users.setPasswordHash(userKey, await hashPassword(next), tx);
   }
 
   findByName(userName: string, tx?: Transaction): Promise<UserRow | undefined> {

@@ -1,7 +1,13 @@
 import { ForbiddenException, Injectable } from '@nestjs/common';
 import { AccessScope } from '../access/access.scope';
 import { AccessService } from '../access/access.service';
-import { actorOf, ChangeLog, RECORD_OPERATIONS, ValueChange } from '../changes/change-log.service';
+import {
+  actorOf,
+  ChangeLog,
+  RECORD_OPERATIONS,
+  SECURITY_OPERATIONS,
+  ValueChange,
+} from '../changes/change-log.service';
 import { ChangeLogRepository, EntryRow, HistoryFilter } from '../changes/change-log.repository';
 import { recordAsOf } from '../changes/change-log.replay';
 import { Identity } from '../common/identity';
@@ -59,14 +65,19 @@ export class EntityHistoryService {
     limit: number,
   ): Promise<HistoryPage> {
     const { type, scope } = await this.reachable(identity, name, key);
-    const own = await this.entries.recordEntries(type.name, key, filter, limit + 1);
+    // Who signed in, when and from where is the audit's to tell (a deliberate grant),
+    // not every reader of a user's record.
+    const audit = this.registry.find('change_log');
+    const hidden =
+      audit && scope.depth(audit, 'read') === 'organization' ? [] : SECURITY_OPERATIONS;
+    const own = await this.entries.recordEntries(type.name, key, { ...filter, hidden }, limit + 1);
     const page = own.slice(0, limit);
     if (page.length === 0) return { entries: [] };
     const children = await this.entries.childEntries(
       type.name,
       key,
+      [...new Set(page.map((entry) => entry.transactionId))],
       page[page.length - 1].key,
-      filter.before ?? null,
     );
     const entries = nest(page, children).map((entry) => this.shown(scope, entry));
     return { entries, next: own.length > limit ? page[page.length - 1].key : undefined };
@@ -90,6 +101,8 @@ export class EntityHistoryService {
       throw new ForbiddenException(`Only administrators may purge the history of ${type.name}`);
     }
     return this.transactions.run(async (tx) => {
+      // A write under way would commit its entries after the DELETE saw none: wait for it.
+      if (!deleted) await this.store.findOne(tx, type, key, scope, true);
       const purged = await this.entries.purge(type.name, key, tx);
       this.changeLog.record(tx, actorOf(identity), [
         {
@@ -120,7 +133,7 @@ export class EntityHistoryService {
     const row = await this.store.findOne(undefined, type, key, scope);
     if (row) return { type, scope, owner: ownerOfRow(row), deleted: false };
     // Not readable now: readable if deleted, by whoever could read it then.
-    const last = await this.entries.latestEntry(type.name, key);
+    const last = await this.entries.latestWrite(type.name, key, RECORD_OPERATIONS);
     const deleted =
       last?.operation === 'deleted' ||
       (last?.operation === 'purged' && last.detail?.recordDeleted === true);
@@ -140,8 +153,9 @@ export class EntityHistoryService {
     let withheld = false;
     const changes: Record<string, ValueChange> = {};
     for (const [name, change] of Object.entries(entry.row.changes as Record<string, ValueChange>)) {
+      // A property the model no longer has may have been secured: left out too.
       const property = type?.properties.get(name);
-      if (type && property && !scope.canRead(type, property)) withheld = true;
+      if (!type || !property || !scope.canRead(type, property)) withheld = true;
       else changes[name] = change;
     }
     const { row } = entry;

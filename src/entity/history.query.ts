@@ -17,6 +17,11 @@ export interface HistoryQuery {
 
 /** The filter and page size a history query asks for; 400 naming what is wrong. */
 export function parseHistoryQuery(query: HistoryQuery): { filter: HistoryFilter; limit: number } {
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && typeof value !== 'string') {
+      throw new BadRequestException(`${name}: give it once`);
+    }
+  }
   const filter: HistoryFilter = {
     from: query.from === undefined ? undefined : instant('from', query.from),
     to: query.to === undefined ? undefined : instant('to', query.to),

@@ -1,23 +1,25 @@
 -- The SQL of src/changes/change-log.repository.ts: written by npm run sql:generate, checked by CI.
 
 -- ChangeLogRepository.childEntries
--- arguments: "invoice", 1, 0, null
+-- arguments: "invoice", 1, [1], 0
 SELECT key, date_created AS "dateCreated", operation, entity,
   record_key AS "recordKey", id_parent_entry AS "idParentEntry", changes, detail,
   id_actor AS "idActor", actor_name AS "actorName", via, request_id AS "requestId",
   transaction_id AS "transactionId", id_organization AS "idOrganization",
   id_business_unit AS "idBusinessUnit", id_user AS "idUser" FROM change_log
   WHERE root_entity = $1 AND root_key = $2 AND id_parent_entry IS NOT NULL
-  AND key > $3 AND ($4::int8 IS NULL OR key < $4)
+  AND transaction_id = ANY($3::int8[]) AND key > $4
   ORDER BY key;
 
 -- ChangeLogRepository.createPartition
--- arguments: 2026-01-01T00:00:00.000Z
+-- arguments: 2026-01-01T00:00:00.000Z, <transaction>
+SET LOCAL lock_timeout = '2s';
 CREATE TABLE IF NOT EXISTS "change_log_2026_01" PARTITION OF change_log
   FOR VALUES FROM ('2026-01-01T00:00:00.000Z') TO ('2026-02-01T00:00:00.000Z');
 
 -- ChangeLogRepository.dropPartition
--- arguments: 2026-01-01T00:00:00.000Z
+-- arguments: 2026-01-01T00:00:00.000Z, <transaction>
+SET LOCAL lock_timeout = '2s';
 DROP TABLE IF EXISTS "change_log_2026_01";
 
 -- ChangeLogRepository.entriesUntil
@@ -51,14 +53,15 @@ WITH v AS (
   FROM numbered n LEFT JOIN numbered p ON p.ord = n."parentOrd"
   ORDER BY n.ord;
 
--- ChangeLogRepository.latestEntry
--- arguments: "invoice", 1
+-- ChangeLogRepository.latestWrite
+-- arguments: "invoice", 1, ["deleted"]
 SELECT key, date_created AS "dateCreated", operation, entity,
   record_key AS "recordKey", id_parent_entry AS "idParentEntry", changes, detail,
   id_actor AS "idActor", actor_name AS "actorName", via, request_id AS "requestId",
   transaction_id AS "transactionId", id_organization AS "idOrganization",
   id_business_unit AS "idBusinessUnit", id_user AS "idUser" FROM change_log
   WHERE root_entity = $1 AND root_key = $2 AND id_parent_entry IS NULL
+  AND operation = ANY($3::text[])
   ORDER BY key DESC LIMIT 1;
 
 -- ChangeLogRepository.partitionMonths
@@ -72,7 +75,7 @@ SELECT c.relname AS name FROM pg_inherits i
 DELETE FROM change_log WHERE root_entity = $1 AND root_key = $2;
 
 -- ChangeLogRepository.recordEntries
--- arguments: "invoice", 1, {"operations":["updated"]}, 50
+-- arguments: "invoice", 1, {"operations":["updated"],"hidden":["signed_in"]}, 50
 SELECT key, date_created AS "dateCreated", operation, entity,
   record_key AS "recordKey", id_parent_entry AS "idParentEntry", changes, detail,
   id_actor AS "idActor", actor_name AS "actorName", via, request_id AS "requestId",
@@ -81,4 +84,5 @@ SELECT key, date_created AS "dateCreated", operation, entity,
   WHERE root_entity = $1 AND root_key = $2 AND id_parent_entry IS NULL
   AND ($3::int8 IS NULL OR key < $3) AND ($4::timestamptz IS NULL OR date_created >= $4)
   AND ($5::timestamptz IS NULL OR date_created < $5) AND ($6::text[] IS NULL OR operation = ANY($6))
+  AND operation <> ALL($8::text[])
   ORDER BY key DESC LIMIT $7;

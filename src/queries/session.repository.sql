@@ -5,7 +5,7 @@
 DELETE FROM session WHERE key = $1;
 
 -- SessionRepository.deleteByToken
--- arguments: "sha256"
+-- arguments: "sha256", <transaction>
 WITH gone AS (
   DELETE FROM session WHERE token_hash = $1 OR previous_token_hash = $1 RETURNING id_user
   )

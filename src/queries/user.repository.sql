@@ -28,7 +28,7 @@ WITH drawn AS (SELECT nextval(pg_get_serial_sequence('"user"', 'key')) AS key)
 SELECT password_hash AS "passwordHash" FROM "user" WHERE key = $1;
 
 -- UserRepository.setPasswordHash
--- arguments: 1, "hash"
+-- arguments: 1, "hash", <transaction>
 UPDATE "user" SET password_hash = $2, date_updated = now() WHERE key = $1;
 
 -- UserRepository.withPasswordHash

@@ -213,7 +213,9 @@ export class StorageService {
     return this.transactions.run(async (tx) => {
       const version = await this.files.record(fileKey, newVersion, scope, tx);
       if (!version) throw new NotFoundException(`No file ${fileKey}`);
-      this.changeLog.record(tx, actorOf(scope.identity), versionEntries(version));
+      if (this.changeLog.logs(this.files.type)) {
+        this.changeLog.record(tx, actorOf(scope.identity), versionEntries(version));
+      }
       return version;
     }, tx);
   }
