@@ -162,6 +162,19 @@ describe.each(HTTP_PLATFORMS)('change log on %s', (platform) => {
     expect(children).toHaveLength(3);
   });
 
+  it('keeps any text exactly, quotes, backslashes and SQL in it included', async () => {
+    const name = `O'Brien \\ "quoted" \u00e9 ; COMMIT; DROP TABLE account; -- ${uniqueName('x')}`;
+    const { body } = await api(member.key)
+      .post('/rest/entity/account', { properties: { name } })
+      .expect(200);
+    const [created] = await history('account', body.key);
+    expect(created.changes.name).toEqual({ new: name });
+    const [{ n }] = await t.dataSource.query('SELECT count(*) AS n FROM account WHERE key = $1', [
+      body.key,
+    ]);
+    expect(Number(n)).toBe(1);
+  });
+
   it('writes no entry for an update that changes nothing', async () => {
     const key = await createInvoice();
     await api(member.key)
