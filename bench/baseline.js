@@ -868,21 +868,21 @@ const ROUTES = {
 };
 
 /**
- * POST /rest/entity/account/{key} with a new name: hand-written (the app also reads the
+ * POST /rest/entity/account/{key} with a new e-mail: hand-written (the app also reads the
  * record, runs its hooks and logs the change), one UPDATE limited by the caller's rows.
  */
 async function renameAccount(request, response, key) {
   const identity = await authenticate(request, response);
   if (!identity) throw new HttpError(401, { detail: 'Authentication required' });
   const { properties = {} } = (await readJson(request)) ?? {};
-  if (!/^[1-9]\d*$/.test(key) || typeof properties.name !== 'string') {
-    throw new HttpError(400, { detail: 'a key and a name are required' });
+  if (!/^[1-9]\d*$/.test(key) || typeof properties.email !== 'string') {
+    throw new HttpError(400, { detail: 'a key and an e-mail are required' });
   }
   const params = new SqlParameters();
-  const name = params.bind(properties.name, 'text');
+  const email = params.bind(properties.email, 'text');
   const where = `t.key = ${params.bind(key, 'int8')} AND ${rowsSql(await scopeOf(identity), 't', params)}`;
   const { rows } = await pool.query(
-    `UPDATE account t SET name = ${name}, date_updated = now() WHERE ${where} RETURNING key`,
+    `UPDATE account t SET email = ${email}, date_updated = now() WHERE ${where} RETURNING key`,
     params.values,
   );
   if (!rows[0]) throw new HttpError(404, { detail: `account ${key} not found` });

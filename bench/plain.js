@@ -305,16 +305,16 @@ const ROUTES = {
 const INVOICE_PATH = /^\/rest\/entity\/invoice\/([^/]+)$/;
 const ACCOUNT_PATH = /^\/rest\/entity\/account\/([^/]+)$/;
 
-/** POST /rest/entity/account/{key}: a new name, one UPDATE. */
+/** POST /rest/entity/account/{key}: a new e-mail, one UPDATE. */
 async function renameAccount(request, response, key) {
   const user = await signedIn(request);
   const { properties = {} } = (await readJson(request)) ?? {};
   if (!/^[1-9]\d{0,15}$/.test(key)) throw new HttpError(400, 'key must be a key');
-  if (typeof properties.name !== 'string') throw new HttpError(400, 'name is required');
+  if (typeof properties.email !== 'string') throw new HttpError(400, 'email is required');
   const { rows } = await pool.query(
-    `UPDATE account SET name = $1, date_updated = now() WHERE key = $2 AND id_organization = $3
+    `UPDATE account SET email = $1, date_updated = now() WHERE key = $2 AND id_organization = $3
      RETURNING key`,
-    [properties.name, key, user.id_organization],
+    [properties.email, key, user.id_organization],
   );
   if (!rows[0]) throw new HttpError(404, `account ${key} not found`);
   sendJson(response, 200, { operation: 'update', key: Number(rows[0].key) });

@@ -201,7 +201,7 @@ module.exports = [
     },
   },
   {
-    name: 'POST /rest/entity/account/{key} (a new name)',
+    name: 'POST /rest/entity/account/{key} (a new e-mail)',
     writes: true,
     method: 'POST',
     path: (ctx) => `/rest/entity/account/${ctx.renamed[0]}`,
@@ -209,7 +209,7 @@ module.exports = [
     // Another account each time (of 50), so that the load measures writes, not one row's lock.
     vary: (ctx, random, n) => ({
       path: `/rest/entity/account/${ctx.renamed[Math.floor(random() * ctx.renamed.length)]}`,
-      body: { entity_name: 'account', properties: { name: `Bench account ${n}` } },
+      body: { entity_name: 'account', properties: { email: `bench${n}@bench.example` } },
     }),
     sameBody: false,
     verify: (text) => /^\{"operation":"update","key":\d+\}$/.test(text),
