@@ -6,10 +6,13 @@ type Outcome = 400 | ((rows: Rows) => void);
 
 const none: Outcome = (rows) => expect(rows).toEqual([]);
 const some: Outcome = (rows) => expect(rows.length).toBeGreaterThan(0);
+/** Some rows, all named `name`: an empty answer is not one of them. */
 const namedOnly =
   (name: string): Outcome =>
-  (rows) =>
+  (rows) => {
+    expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((row) => row.name === name)).toBe(true);
+  };
 
 /**
  * Crafted queries: quotes, comments, semicolons, unicode, SQL in identifiers and values,
