@@ -26,7 +26,6 @@ describe('login throttling', () => {
 
   const attempt = (user: string, password: string, address: string, app = t) =>
     request(app.http).post('/auth').set('X-Forwarded-For', address).send({ user, password });
-  const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
   it('refuses a user from one address after its failures with 429 and Retry-After, even with the right password', async () => {
     const user = await createUser(t);
@@ -48,22 +47,42 @@ describe('login throttling', () => {
 
   it('spaces attempts at a user out after failures from anywhere: 1, 2 … seconds, up to the maximum', async () => {
     const user = await createUser(t);
-    for (let i = 0; i < 4; i++) {
-      await attempt(user.userName, 'wrong-password', `10.0.5.${i}`).expect(401);
+    // The limits' clock (Date.now), stopped: it moves only as the test moves it, so each
+    // wait is exactly what the rule gives, however long the requests take.
+    let now = Date.now();
+    const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
+    try {
+      for (let i = 0; i < 4; i++) {
+        await attempt(user.userName, 'wrong-password', `10.0.5.${i}`).expect(401);
+      }
+      // The 5th attempt passes (its delay, a second, starts now); the next must wait for it.
+      await attempt(user.userName, 'wrong-password', '10.0.5.10').expect(401);
+      now += 250;
+      const early = await attempt(user.userName, user.password, '10.0.5.11').expect(429);
+      expect(early.headers['retry-after']).toBe('1');
+      now += 750;
+      // A failure once its turn has come: the next delay is twice as long.
+      await attempt(user.userName, 'wrong-password', '10.0.5.12').expect(401);
+      now += 250;
+      const doubled = await attempt(user.userName, user.password, '10.0.5.13').expect(429);
+      expect(doubled.headers['retry-after']).toBe('2');
+      now += 1000; // a second of the two is left
+      const later = await attempt(user.userName, user.password, '10.0.5.14').expect(429);
+      expect(later.headers['retry-after']).toBe('1');
+      now += 750;
+      // Another failure once its turn has come: the delay stays at the maximum (2 s).
+      await attempt(user.userName, 'wrong-password', '10.0.5.15').expect(401);
+      now += 250;
+      const capped = await attempt(user.userName, user.password, '10.0.5.16').expect(429);
+      expect(capped.headers['retry-after']).toBe('2');
+      now += 1750;
+      // The right password, once its turn comes, signs in and clears the count.
+      await attempt(user.userName, user.password, '10.0.5.17').expect(200);
+      await attempt(user.userName, 'wrong-password', '10.0.5.18').expect(401);
+      await attempt(user.userName, user.password, '10.0.5.19').expect(200);
+    } finally {
+      clock.mockRestore();
     }
-    // The 5th attempt passes (its delay starts now); the next must wait a second.
-    await attempt(user.userName, 'wrong-password', '10.0.5.10').expect(401);
-    const early = await attempt(user.userName, user.password, '10.0.5.11').expect(429);
-    expect(Number(early.headers['retry-after'])).toBe(1);
-    await sleep(1100);
-    await attempt(user.userName, 'wrong-password', '10.0.5.12').expect(401);
-    const doubled = await attempt(user.userName, user.password, '10.0.5.13').expect(429);
-    expect(Number(doubled.headers['retry-after'])).toBe(2);
-    await sleep(2100);
-    // The right password, once its turn comes, signs in and clears the count.
-    await attempt(user.userName, user.password, '10.0.5.14').expect(200);
-    await attempt(user.userName, 'wrong-password', '10.0.5.15').expect(401);
-    await attempt(user.userName, user.password, '10.0.5.16').expect(200);
   });
 
   it('counts guesses sent in parallel to two instances: only the free ones and one more get a password check', async () => {

@@ -184,7 +184,10 @@ describe('secrets never reach the log', () => {
       await client.end();
     }
 
-    await new Promise((done) => setTimeout(done, 200)); // the last lines flush
+    // The whole log: the server stopped, and its output read to the end.
+    const outputEnded = new Promise((done) => server.child.once('close', done));
+    await server.kill('SIGTERM');
+    await outputEnded;
     const leaks = [...secrets].filter(([value]) => server.output.includes(value));
     expect(leaks.map(([, what]) => what)).toEqual([]);
     // The run logged what it did, so the search had something to search.

@@ -55,6 +55,14 @@ describe('the built server as a process on its own embedded database', () => {
       await client.end();
     }
   };
+  /** Sessions on the embedded database besides the one asking: the server's, the CLI's. */
+  const sessionsOfOthers = async () =>
+    (
+      await queryEmbedded(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()`,
+      )
+    )[0].n as number;
   const logIn = (user: string, password: string) =>
     request(server.url).post('/auth').send({ user, password });
 
@@ -204,17 +212,26 @@ describe('the built server as a process on its own embedded database', () => {
             (row: { sha256: string }) => row.sha256,
           ),
         );
+      /** The sha256 of each upload the server answered 201: recorded. */
+      const acknowledged = new Set<string>();
       const uploads = Array.from({ length: 40 }, (_, i) =>
         request(server.url)
           .post('/storage')
           .set('X-API-Key', apiKey)
           .attach('file', randomBytes(256 * 1024 + i), `killed-${i}.bin`)
           .then(
-            () => undefined,
+            (response) => {
+              if (response.status === 201) acknowledged.add(response.body.sha256);
+            },
             () => undefined,
           ),
       );
-      await waitFor(async () => (await storedFiles()).length >= 10);
+      // Killed once some are recorded and the bytes of others are in: none recorded would
+      // leave "loses none" nothing to check.
+      await waitFor(
+        async () => acknowledged.size > 0 && (await storedFiles()).length >= 10,
+        30_000,
+      );
       // What the kill leaves depends on timing; bytes renamed in and never recorded, as a
       // kill between the rename and the record leaves them, are there whatever it hits.
       const planted = createHash('sha256').update('renamed in, never recorded').digest('hex');
@@ -222,9 +239,12 @@ describe('the built server as a process on its own embedded database', () => {
       await writeFile(join(filesDir, planted.slice(0, 2), planted), 'renamed in, never recorded');
       await server.kill('SIGKILL');
       await Promise.all(uploads);
-      await new Promise((done) => setTimeout(done, 500)); // statements already sent commit
-      // The database outlived the kill: what it holds now is what was recorded.
+      // The database outlived the kill. Once the killed server's sessions have left it (a
+      // session ends when the statement it runs is done), nothing more commits: what it
+      // holds now is what was recorded.
+      await waitFor(async () => (await sessionsOfOthers()) === 0, 30_000);
       const known = await recorded();
+      expect([...acknowledged].filter((sha256) => !known.has(sha256))).toEqual([]);
       const orphans = (await storedFiles()).filter((name) => !known.has(name));
       expect(orphans).toContain(planted);
       // The sweep's grace, passed: as if the crash had happened an hour ago.

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ACTIVE_MS } from '../src/http/statement-slots';
+import { ACTIVE_MS, StatementSlots } from '../src/http/statement-slots';
 import {
   apiKeyUser,
   createTestApp,
@@ -54,19 +54,44 @@ describe('turns for FETCH queries and workflows', () => {
 
   /** The response, and when it came. */
   const timed = (test: request.Test) => test.then((response) => ({ response, at: Date.now() }));
+  /** Whether any of `requests` has been answered yet. */
+  const answered = (requests: Promise<unknown>[]) => {
+    const state = { any: false };
+    const answer = () => void (state.any = true);
+    void Promise.race(requests).then(answer, answer);
+    return state;
+  };
+  /**
+   * The turns asked for and the turns begun (the work started) from now on, counted on the
+   * app's StatementSlots, whose calls pass through.
+   */
+  const countTurns = () => {
+    const slots = t.app.get(StatementSlots);
+    const run = slots.run.bind(slots);
+    const counts = { asked: 0, begun: 0 };
+    const spy = jest.spyOn(slots, 'run').mockImplementation((userKey, work) => {
+      counts.asked++;
+      return run(userKey, () => {
+        counts.begun++;
+        return work();
+      });
+    });
+    return { counts, restore: () => spy.mockRestore() };
+  };
 
   it("holds a user's query past their share until one of theirs ends, and keeps answering the others", async () => {
     const { key } = await apiKeyUser(t);
+    const other = await apiKeyUser(t);
     const heavy = [timed(postFetch(t, key, HEAVY)), timed(postFetch(t, key, HEAVY))];
+    const heavyAnswered = answered(heavy);
     await until(async () => (await heavyRunning()) === 2);
     const light = timed(postFetch(t, key, 'FETCH account (name) LIMIT 1'));
-    // Entity reads of the same user and of another are not held up behind the queries.
-    const started = Date.now();
+    // An entity read of the same user and another user's query are not held up behind the
+    // queries: both are answered while the queries still run. Held up, they would wait for
+    // a heavy query's end (STATEMENT_TIMEOUT_MS), and come after its answer.
     await request(t.http).get('/rest/entity/account/1').set('X-API-Key', key).expect(200);
-    const other = await apiKeyUser(t);
     await postFetch(t, other.key, 'FETCH account (name) LIMIT 1').expect(200);
-    // Held up, they would wait for a heavy query's end (STATEMENT_TIMEOUT_MS, 2.5 s).
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(heavyAnswered.any).toBe(false);
 
     const [first, second] = await Promise.all(heavy);
     const waited = await light;
@@ -125,17 +150,29 @@ describe('turns for FETCH queries and workflows', () => {
 
   it('leaves the reserved connections to other requests when many users query at once', async () => {
     const users = await Promise.all(Array.from({ length: 5 }, () => apiKeyUser(t)));
-    const heavy = users.map(({ key }) => postFetch(t, key, HEAVY).then((r) => r));
-    await until(async () => (await heavyRunning()) === 3);
-    await new Promise((done) => setTimeout(done, 200));
-    expect(await heavyRunning()).toBe(3); // the pool of 5 less the 2 reserved
-    const started = Date.now();
-    await request(t.http).get('/rest/entity/account/1').set('X-API-Key', users[0].key).expect(200);
-    await request(t.http).get('/health').expect(200);
-    // Held up, they would wait for a heavy query's end (STATEMENT_TIMEOUT_MS, 2.5 s).
-    expect(Date.now() - started).toBeLessThan(2000);
-    // The others waited for a turn rather than being refused (within STATEMENT_WAIT_MS).
-    const statuses = (await Promise.all(heavy)).map((r) => r.status);
-    expect(statuses).toEqual([503, 503, 503, 503, 503]);
+    const turns = countTurns();
+    try {
+      const heavy = users.map(({ key }) => postFetch(t, key, HEAVY).then((r) => r));
+      const heavyAnswered = answered(heavy);
+      // All five have asked for a turn: three have one, the pool of 5 less the 2 reserved;
+      // the other two wait for one, which none can have before a running query ends.
+      await until(async () => turns.counts.asked === 5);
+      expect(turns.counts.begun).toBe(3);
+      await until(async () => (await heavyRunning()) === 3);
+      // Entity reads and the health check find a connection: answered while the queries
+      // run. Held up, they would wait for a heavy query's end, and come after its answer.
+      await request(t.http)
+        .get('/rest/entity/account/1')
+        .set('X-API-Key', users[0].key)
+        .expect(200);
+      await request(t.http).get('/health').expect(200);
+      expect(heavyAnswered.any).toBe(false);
+      // The others waited for a turn rather than being refused (within STATEMENT_WAIT_MS).
+      const statuses = (await Promise.all(heavy)).map((r) => r.status);
+      expect(statuses).toEqual([503, 503, 503, 503, 503]);
+      expect(turns.counts.begun).toBe(5);
+    } finally {
+      turns.restore();
+    }
   });
 });

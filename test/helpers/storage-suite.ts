@@ -1,12 +1,15 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import request from 'supertest';
+import { FileChunkRepository } from '../../src/storage/backends/file-chunk.repository';
+import { StorageService } from '../../src/storage/storage.service';
 import { binaryBody } from './binary-body';
+import { waitFor } from './postmaster';
 import {
   apiKeyFor,
   apiKeyUser,
@@ -332,8 +335,10 @@ export function storageSuite(driver: 'fs' | 'db'): void {
 
     it('leaves no record and no partial file when the connection is cut mid-upload', async () => {
       const name = `cut-${randomUUID()}`;
-      await cutUploadShort(t, key, name);
-      await new Promise((done) => setTimeout(done, 300));
+      const ended = await cutUploadMidFile(t, driver, dataDir, key, name);
+      // The server's upload has ended, its bytes let go and its transaction over: what it
+      // leaves now is what stays.
+      expect(ended.status).toBe('rejected');
       expect(await versionRows(name)).toHaveLength(0);
       if (driver === 'fs') expect(await readdir(join(dataDir, 'files', 'tmp'))).toEqual([]);
       if (driver === 'db') {
@@ -447,16 +452,44 @@ async function storedFiles(dataDir: string): Promise<string[]> {
   return entries.map(String).sort();
 }
 
-/** Sends the start of a multipart upload, then destroys the socket mid-file. */
-function cutUploadShort(t: TestApp, key: string, name: string): Promise<void> {
-  const { port } = (t.http.listening ? t.http : t.http.listen(0)).address() as AddressInfo;
-  const boundary = `----cut${randomUUID()}`;
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\n${name}\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.bin"\r\n` +
-      `Content-Type: application/octet-stream\r\n\r\n`,
-  );
-  return new Promise((done) => {
+/**
+ * Sends the start of a multipart upload, more than a database chunk of its file, and cuts
+ * the connection once the backend holds part of the bytes (a temporary file with bytes
+ * in it; a chunk written in the upload's transaction). Resolves with how the server's
+ * upload ended: its promise settles once the backend has let the bytes go and the
+ * transaction is over.
+ */
+async function cutUploadMidFile(
+  t: TestApp,
+  driver: 'fs' | 'db',
+  dataDir: string,
+  key: string,
+  name: string,
+): Promise<PromiseSettledResult<unknown>> {
+  const uploads = jest.spyOn(t.app.get(StorageService), 'upload');
+  const chunks = jest.spyOn(t.app.get(FileChunkRepository), 'insert');
+  const temporary = join(dataDir, 'files', 'tmp');
+  const earlier = new Set(driver === 'fs' ? await readdir(temporary) : []);
+  const holdsBytes = async () => {
+    if (driver === 'db') {
+      if (chunks.mock.results.length === 0) return false;
+      await chunks.mock.results[0].value; // the chunk is in the transaction
+      return true;
+    }
+    for (const file of await readdir(temporary)) {
+      if (earlier.has(file)) continue;
+      if (((await stat(join(temporary, file)).catch(() => undefined))?.size ?? 0) > 0) return true;
+    }
+    return false;
+  };
+  try {
+    const { port } = (t.http.listening ? t.http : t.http.listen(0)).address() as AddressInfo;
+    const boundary = `----cut${randomUUID()}`;
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\n${name}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.bin"\r\n` +
+        `Content-Type: application/octet-stream\r\n\r\n`,
+    );
     const req = httpRequest({
       port,
       method: 'POST',
@@ -467,9 +500,19 @@ function cutUploadShort(t: TestApp, key: string, name: string): Promise<void> {
         'Content-Length': head.length + 2_000_000,
       },
     });
-    req.on('error', () => done());
+    const closed = new Promise<void>((done) => {
+      req.on('error', () => done());
+      req.on('close', () => done());
+    });
     req.write(head);
-    req.write(randomBytes(500_000), () => setTimeout(() => req.destroy(), 100));
-    req.on('close', () => done());
-  });
+    req.write(randomBytes(1_500_000));
+    await waitFor(holdsBytes, 30_000);
+    req.destroy();
+    await closed;
+    const [ended] = await Promise.allSettled([uploads.mock.results[0].value]);
+    return ended;
+  } finally {
+    uploads.mockRestore();
+    chunks.mockRestore();
+  }
 }
