@@ -158,10 +158,16 @@ describe('the console, end to end', () => {
       ui.bodyRows(versions).locator('td:first-child').allTextContents(),
     ).resolves.toEqual(['2', '1']);
     // Each version downloads its own bytes, with the session the browser holds.
-    const download = page.getByRole('link', { name: 'Download version 1' });
-    const href = await download.getAttribute('href');
-    const bytes = await page.request.get(`${ui.base}${href}`);
-    expect(await bytes.text()).toBe('first');
+    const downloads = [];
+    for (const version of [1, 2]) {
+      const download = page.getByRole('link', { name: `Download version ${version}` });
+      const response = await page.request.get(`${ui.base}${await download.getAttribute('href')}`);
+      downloads.push({ version, status: response.status(), text: await response.text() });
+    }
+    expect(downloads).toEqual([
+      { version: 1, status: 200, text: 'first' },
+      { version: 2, status: 200, text: 'second, longer' },
+    ]);
   });
 
   step('creates an API key, shown once, that works until it is revoked', async () => {

@@ -11,10 +11,12 @@ import { QueryRunner } from 'typeorm';
 import { binaryBody } from './helpers/binary-body';
 import { EmbeddedPostgres, stopLeftoverServer } from '../src/database/embedded-postgres';
 import { MIGRATIONS } from '../src/database/migrations';
-import { installPglite } from '../src/database/pglite-package';
+import { parseInt8 } from '../src/database/pg-types';
+import { cachePglite, installPglite } from '../src/database/pglite-package';
 import { BUILT_SERVER, environmentWithout, runCli, runToExit } from './helpers/child-process';
 import { TEST_ADMIN_PASSWORD } from './helpers/constants';
 import { isAlive, postmasterPid, waitFor } from './helpers/postmaster';
+import { steps } from './helpers/steps';
 import { apiKeyFor, createTestApp, seedAdmin, TestApp } from './helpers/test-app';
 
 /** The migrations that existed while Atrium's embedded database was PGlite. */
@@ -26,11 +28,22 @@ const PGLITE_ERA_MIGRATIONS = [
   'OpenId1795362652215',
 ];
 
-type Rows = Record<string, unknown[]>;
+/** A table's rows, each value as PostgreSQL's text of it (or null). */
+type Rows = Record<string, Record<string, string | null>[]>;
 
 const execFileAsync = promisify(execFile);
 
-/** Every row of every table (but TypeORM's own), as JSON, in a stable order. */
+/**
+ * npm without the network, for the steps' installs of PGlite (the suite's own and the
+ * CLI's): they take it from npm's cache, which cachePglite filled before them.
+ */
+const NPM_OFFLINE = { npm_config_offline: 'true' };
+
+/**
+ * Every row of every table (but TypeORM's own), in a stable order, each value as its
+ * exact text: as JSON numbers, keys beyond 2^53 (another suite's, in the database the
+ * server run shares) would be rounded, here and in the copy written to PGlite.
+ */
 async function snapshot(query: (sql: string) => Promise<{ rows: unknown[] }>): Promise<Rows> {
   const { rows: tables } = (await query(
     `SELECT table_name AS name FROM information_schema.tables
@@ -40,7 +53,9 @@ async function snapshot(query: (sql: string) => Promise<{ rows: unknown[] }>): P
   const rows: Rows = {};
   for (const { name } of tables) {
     const { rows: result } = (await query(
-      `SELECT coalesce(json_agg(t ORDER BY t::text), '[]')::text AS rows FROM "${name}" t`,
+      `SELECT coalesce(json_agg(r ORDER BY r::text), '[]')::text AS rows
+         FROM (SELECT (SELECT json_object_agg(key, value) FROM json_each_text(row_to_json(t))) AS r
+                 FROM "${name}" t) texts`,
     )) as { rows: { rows: string }[] };
     rows[name] = JSON.parse(result[0].rows);
   }
@@ -108,7 +123,10 @@ async function writePgliteDataDir(dataDir: string, rows: Rows): Promise<void> {
     }),
   );
   const writer = join(__dirname, 'helpers', 'write-pglite-database.js');
-  const pglite = await installPglite(join(dataDir, '..', 'pglite'));
+  const pglite = await installPglite(join(dataDir, '..', 'pglite'), {
+    ...process.env,
+    ...NPM_OFFLINE,
+  });
   await execFileAsync(process.execPath, [writer, pglite, join(dataDir, 'pgdata'), fixture]);
 }
 
@@ -121,6 +139,12 @@ describe('upgrading a DATA_DIR that holds a PGlite database', () => {
   let apiKey: string;
   let fileId: number;
   const fileBytes = Buffer.concat([Buffer.from([0, 1, 2, 255, 0]), randomBytes(70_000)]);
+
+  const step = steps();
+
+  // PGlite into npm's cache: from the registry only when it is not there yet (.ci/run puts
+  // it there first). The steps then run npm offline.
+  beforeAll(() => cachePglite(), 120_000);
 
   beforeAll(async () => {
     t = await createTestApp({ STORAGE_DRIVER: 'db' });
@@ -142,7 +166,11 @@ describe('upgrading a DATA_DIR that holds a PGlite database', () => {
     await chmod(workDir, 0o755);
     dataDir = join(workDir, 'data');
     await mkdir(dataDir);
-    env = { ...environmentWithout('DATABASE_URL', 'TEST_DATABASE_URL'), DATA_DIR: dataDir };
+    env = {
+      ...environmentWithout('DATABASE_URL', 'TEST_DATABASE_URL'),
+      ...NPM_OFFLINE,
+      DATA_DIR: dataDir,
+    };
     await writePgliteDataDir(dataDir, before);
   });
   afterAll(async () => {
@@ -152,7 +180,7 @@ describe('upgrading a DATA_DIR that holds a PGlite database', () => {
     await rm(workDir, { recursive: true, force: true });
   });
 
-  it('refuses to start the server on it, naming the command that converts it', async () => {
+  step('refuses to start the server on it, naming the command that converts it', async () => {
     const result = await runToExit(BUILT_SERVER, [], {
       env: { ...env, LOG_LEVEL: 'info' },
       cwd: workDir,
@@ -165,7 +193,7 @@ describe('upgrading a DATA_DIR that holds a PGlite database', () => {
     expect(existsSync(join(dataDir, 'pgdata-pglite'))).toBe(false);
   });
 
-  it('converts it, after removing what an interrupted conversion left', async () => {
+  step('converts it, after removing what an interrupted conversion left', async () => {
     // A conversion killed while it copied: its new server still runs, its lock is stale.
     const staging = join(dataDir, '.convert');
     await EmbeddedPostgres.start(staging, { maxConnections: 4 });
@@ -196,40 +224,46 @@ describe('upgrading a DATA_DIR that holds a PGlite database', () => {
     }
   });
 
-  it('serves the converted data: the same password, API key and file; new keys after the old', async () => {
-    // The app on the converted database, as `npm start` would run it.
-    const server = await EmbeddedPostgres.start(dataDir, { maxConnections: 10 });
-    const converted = await createTestApp({}, [], server.url).catch(async (error) => {
-      await server.stop();
-      throw error;
-    });
-    try {
-      await request(converted.http)
-        .post('/auth')
-        .send({ user: 'admin', password: TEST_ADMIN_PASSWORD })
-        .expect(200);
-      const file = await request(converted.http)
-        .get(`/storage?id=${fileId}`)
-        .set('X-API-Key', apiKey)
-        .buffer(true)
-        .parse(binaryBody)
-        .expect(200);
-      expect(Buffer.compare(file.body as Buffer, fileBytes)).toBe(0);
-      // PGlite had given 3 keys past the highest one left (write-pglite-database.js).
-      const highest = Math.max(...(before.account as { key: number }[]).map((row) => row.key));
-      const { body } = await request(converted.http)
-        .post('/rest/entity/account')
-        .set('X-API-Key', apiKey)
-        .send({ properties: { name: 'After the upgrade' } })
-        .expect(200);
-      expect(body.key).toBe(highest + 4);
-    } finally {
-      await converted.close();
-      await server.stop();
-    }
-  });
+  step(
+    'serves the converted data: the same password, API key and file; new keys after the old',
+    async () => {
+      // The app on the converted database, as `npm start` would run it.
+      const server = await EmbeddedPostgres.start(dataDir, { maxConnections: 10 });
+      const converted = await createTestApp({}, [], server.url).catch(async (error) => {
+        await server.stop();
+        throw error;
+      });
+      try {
+        await request(converted.http)
+          .post('/auth')
+          .send({ user: 'admin', password: TEST_ADMIN_PASSWORD })
+          .expect(200);
+        const file = await request(converted.http)
+          .get(`/storage?id=${fileId}`)
+          .set('X-API-Key', apiKey)
+          .buffer(true)
+          .parse(binaryBody)
+          .expect(200);
+        expect(Buffer.compare(file.body as Buffer, fileBytes)).toBe(0);
+        // PGlite had given 3 keys past the highest one left (write-pglite-database.js).
+        const highest = before.account
+          .map((row) => BigInt(row.key!))
+          .reduce((max, key) => (key > max ? key : max));
+        const { body } = await request(converted.http)
+          .post('/rest/entity/account')
+          .set('X-API-Key', apiKey)
+          .send({ properties: { name: 'After the upgrade' } })
+          .expect(200);
+        // As the API answers any bigint: a number, or beyond 2^53 its exact text.
+        expect(body.key).toBe(parseInt8(String(highest + 4n)));
+      } finally {
+        await converted.close();
+        await server.stop();
+      }
+    },
+  );
 
-  it('refuses to convert again: what it finds is no longer PGlite; nothing changes', async () => {
+  step('refuses to convert again: what it finds is no longer PGlite; nothing changes', async () => {
     const again = await runCli(['db:convert-pglite'], { env, cwd: workDir });
     expect(again.code).toBe(1);
     expect(again.stderr).toBe(

@@ -5,8 +5,8 @@
  * was its embedded database.
  *   node write-pglite-database.js <PGlite's entry> <directory> <fixture.json>
  * fixture.json: {statements: [...SQL of the migrations], migrations: [{timestamp, name}],
- * rows: {table: [row, ...]}}. Each identity is left 3 past the highest value, as after
- * deletes.
+ * rows: {table: [row, ...]}}, each value its text (or null), as PostgreSQL reads it back
+ * exactly. Each identity is left 3 past the highest value, as after deletes.
  */
 const { readFileSync } = require('node:fs');
 
