@@ -12,11 +12,12 @@ const LAYERS = [
   ['http'], //                       the HTTP platforms and what every route shares
   ['model'], //                      entity types, their registry and decorators
   ['access'], //                     roles as they apply: the AccessScope
-  ['fetch', 'changes'], //           the FETCH query language; the change log
+  ['fetch', 'changes', 'queue'], //  the FETCH query language; the change log; the job queue
   ['entity'], //                     the entity engine: CRUD with child groups and hooks
   ['data'], //                       ScopedData, what application code reads and writes with
   ['directory', 'workflow', 'storage'], // organizations/users/roles; workflows; files
   ['auth'], //                       signing in: sessions, API keys, OpenID Connect
+  ['events'], //                     after-commit events, jobs and their handlers
   ['metadata', 'demo', 'console', 'health'], // schema API and OpenAPI; the demo domain
   ['app'], //                        the app's composition, the public surface
   ['cli', 'tools'], //               admin commands, developer tools

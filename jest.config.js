@@ -8,7 +8,17 @@
  * TypeScript, and the ESM-only packages below compiled to CommonJS: Jest's VM cannot
  * require ES modules below Node 24.9 (DESIGN.md).
  */
-const ESM_PACKAGES = ['content-disposition', 'jose', 'openid-client', 'oauth4webapi', 'oidc-provider'];
+const ESM_PACKAGES = [
+  'content-disposition',
+  'jose',
+  'openid-client',
+  'oauth4webapi',
+  'oidc-provider',
+  'pg-boss',
+  'serialize-error',
+  'non-error',
+  'rrule-temporal',
+];
 const transform = {
   '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
   '^.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs' } }],

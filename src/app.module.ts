@@ -13,10 +13,12 @@ import { DataModule } from './data/data.module';
 import { DemoModule } from './demo/demo.module';
 import { DirectoryModule } from './directory/directory.module';
 import { EntityModule } from './entity/entity.module';
+import { EventsModule } from './events/events.module';
 import { FetchModule } from './fetch/fetch.module';
 import { ConsoleModule } from './console/console.module';
 import { HealthModule } from './health/health.module';
 import { MetadataModule } from './metadata/metadata.module';
+import { QueueModule } from './queue/queue.module';
 import { StorageModule } from './storage/storage.module';
 import { WorkflowModule } from './workflow/workflow.module';
 
@@ -77,6 +79,7 @@ export class AppModule {
           },
         }),
         DatabaseModule.forRoot(databaseUrl, migrations),
+        QueueModule,
         EntityModule,
         FetchModule,
         DataModule,
@@ -87,6 +90,7 @@ export class AppModule {
         ConsoleModule,
         WorkflowModule,
         StorageModule,
+        EventsModule,
         MetadataModule,
         ...modules,
       ],

@@ -1,7 +1,8 @@
 /**
  * What Atrium gives an application's modules, in one import: entity types with child
  * groups and secured properties, their hooks, workflows, and the scoped data API both
- * read and write with (README, "Add an entity type" and "Write a workflow"). A provider
+ * read and write with, after-commit event subscribers and jobs (README, "Add an entity type",
+ * "Write a workflow", "Events and jobs"). A provider
  * that runs work of its own as a user injects DataService (global, as are EntityService and
  * FetchService: no module to import for them).
  */
@@ -26,3 +27,8 @@ export { Workflow, WorkflowMethod } from './workflow/workflow.decorators';
 export type { WorkflowMethodOptions } from './workflow/workflow.decorators';
 export { WorkflowError } from './workflow/workflow.errors';
 export type { WorkflowContext } from './workflow/workflow.service';
+export { Job, OnEntityEvent } from './events/event.decorators';
+export type { JobHandlerOptions } from './events/event.decorators';
+export type { EntityEvent, EventOperation } from './events/entity-event';
+export type { HandlerContext } from './events/event-handlers';
+export type { JobOptions } from './queue/job-queue.service';

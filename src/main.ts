@@ -9,8 +9,11 @@ import { BootLogger, bootLog, plainMessage } from './logging/boot-logger';
 import { Environment, validateEnvironment } from './config/environment';
 import { EmbeddedPostgres } from './database/embedded-postgres';
 
-/** Connections the embedded database accepts beyond the app's pool (the admin CLI). */
-const EMBEDDED_SPARE_CONNECTIONS = 4;
+/**
+ * Connections the embedded database accepts beyond the app's pool and the job queue's (and
+ * its LISTEN): the access listener, the admin CLI.
+ */
+const EMBEDDED_SPARE_CONNECTIONS = 5;
 /** A request that never ends must not keep the process, or its database, from stopping. */
 const SHUTDOWN_LIMIT_MS = 10_000;
 
@@ -49,7 +52,7 @@ async function main(): Promise<void> {
 
   if (!env.DATABASE_URL) {
     embedded = EmbeddedPostgres.start(env.DATA_DIR, {
-      maxConnections: env.DATABASE_POOL_SIZE + EMBEDDED_SPARE_CONNECTIONS,
+      maxConnections: env.DATABASE_POOL_SIZE + env.JOBS_POOL_SIZE + EMBEDDED_SPARE_CONNECTIONS,
       onNotice: (message) => log.warn(message),
     });
   }

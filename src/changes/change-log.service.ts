@@ -91,6 +91,7 @@ const PENDING = Symbol('the change-log entries of a transaction');
 @Injectable()
 export class ChangeLog {
   private readonly enabled: boolean;
+  private readonly listeners: (() => void)[] = [];
 
   constructor(
     private readonly transactions: Transactions,
@@ -111,10 +112,22 @@ export class ChangeLog {
     const pending = this.transactions.batch(
       tx,
       PENDING,
-      (): Pending[] => [],
+      (): Pending[] => {
+        this.transactions.afterCommit(tx, () => this.announce());
+        return [];
+      },
       (batch) => this.repository.insert(rowsOf(batch), tx),
     );
     for (const entry of entries) pending.push({ entry, actor });
+  }
+
+  /** Calls `listener` after each commit of this process that wrote entries (the events' dispatcher). */
+  onCommitted(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  private announce(): void {
+    for (const listener of this.listeners) listener();
   }
 
   /** An entry of its own, outside any write (a sign-in, failed or not). */

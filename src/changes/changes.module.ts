@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ChangeFeedRepository } from './change-feed.repository';
 import { ChangeLogEntry } from './change-log.entity';
 import { ChangeLogPartitions } from './change-log.partitions';
 import { ChangeLogRepository } from './change-log.repository';
@@ -11,7 +12,7 @@ import { ChangeLog } from './change-log.service';
  */
 @Module({
   imports: [TypeOrmModule.forFeature([ChangeLogEntry])],
-  providers: [ChangeLog, ChangeLogRepository, ChangeLogPartitions],
-  exports: [ChangeLog, ChangeLogRepository],
+  providers: [ChangeLog, ChangeLogRepository, ChangeLogPartitions, ChangeFeedRepository],
+  exports: [ChangeLog, ChangeLogRepository, ChangeFeedRepository],
 })
 export class ChangesModule {}

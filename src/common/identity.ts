@@ -1,4 +1,4 @@
-export type AuthMethod = 'api-key' | 'session' | 'oidc';
+export type AuthMethod = 'api-key' | 'session' | 'oidc' | 'job';
 
 /** Who is making the request; set once by the authentication guard. */
 export interface Identity {

@@ -75,6 +75,18 @@ export class Environment {
   @IsIn(['true', 'false']) AUDIT_LOG: string = 'true';
   /** Months of change log kept, whole months dropped at once; unset: kept for ever. */
   @IsOptional() @IsInt() @Min(1) AUDIT_RETENTION_MONTHS?: number;
+  /**
+   * Whether this instance works the job queue (jobs, event subscribers, schedules). Every
+   * instance may send jobs; `false` leaves the working to the others.
+   */
+  @IsIn(['true', 'false']) JOBS: string = 'true';
+  /** Connections of the job queue's own pool (pg-boss), beside DATABASE_POOL_SIZE. */
+  @IsInt() @Min(1) @Max(50) JOBS_POOL_SIZE: number = 3;
+  /**
+   * How often an instance reads the change log for events that no commit of its own
+   * announced (another instance's writes, the CLI's), in milliseconds.
+   */
+  @IsInt() @Min(50) @Max(60_000) EVENTS_POLL_MS: number = 1000;
   /** Where uploaded bytes go: `fs` (DATA_DIR/files) or `db` (PostgreSQL, shared by instances). */
   @IsIn(STORAGE_DRIVERS) STORAGE_DRIVER: StorageDriver = 'fs';
   /** The largest upload, in bytes; larger is 413 and nothing is stored. */

@@ -6,6 +6,7 @@ import { Transactions } from '../database/transactions.service';
 import { EntityService } from '../entity/entity.service';
 import { JoinedTransaction } from '../entity/joined-transaction';
 import { FetchService } from '../fetch/fetch.service';
+import { JobQueue } from '../queue/job-queue.service';
 import { ScopedData } from './scoped-data';
 
 /** Hands application code its ScopedData: in a transaction under way, or in a new one. */
@@ -16,11 +17,19 @@ export class DataService {
     private readonly fetchService: FetchService,
     private readonly transactions: Transactions,
     private readonly access: AccessService,
+    private readonly jobs: JobQueue,
   ) {}
 
   /** The scoped data API inside `joined`'s transaction (a hook's), as `scope`'s caller. */
   within(scope: AccessScope, joined: JoinedTransaction): ScopedData {
-    return new ScopedData(this.entities, this.fetchService, this.transactions, scope, joined);
+    return new ScopedData(
+      this.entities,
+      this.fetchService,
+      this.transactions,
+      this.jobs,
+      scope,
+      joined,
+    );
   }
 
   /**

@@ -7,6 +7,7 @@ import type { JoinedTransaction } from '../entity/joined-transaction';
 import type { FetchResult, FetchService } from '../fetch/fetch.service';
 import type { EntityQuery } from '../fetch/fetch.tree';
 import type { EntityRecord } from '../model/entity-record';
+import type { JobOptions, JobQueue } from '../queue/job-queue.service';
 
 /**
  * What hooks and workflows read and write with: the entity engine and FETCH inside the
@@ -18,6 +19,7 @@ export class ScopedData {
     private readonly entities: EntityService,
     private readonly fetchService: FetchService,
     private readonly transactions: Transactions,
+    private readonly jobs: JobQueue,
     private readonly scope: AccessScope,
     private readonly joined: JoinedTransaction,
   ) {}
@@ -65,6 +67,21 @@ export class ScopedData {
       ...options,
       transaction: this.joined.transaction,
     });
+  }
+
+  /**
+   * Sends a job to the `@Job(name)` handler, as part of this transaction: it runs after the
+   * commit, acting as the caller, and never if the transaction rolls back. `data` is JSON.
+   * Returns the job's id, or null when `singletonKey` found one already waiting.
+   */
+  sendJob(name: string, data: object, options: JobOptions = {}): Promise<string | null> {
+    const { identity } = this;
+    return this.jobs.send(
+      name,
+      { organization: identity.organizationKey, actor: identity.userKey, payload: data },
+      options,
+      this.joined.transaction,
+    );
   }
 
   /**

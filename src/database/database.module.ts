@@ -17,6 +17,9 @@ import { TypeOrmLogger } from './typeorm-logger';
 
 export type MigrationClass = new () => MigrationInterface;
 
+/** The URL of the database the app runs on, for the one other client of it (the job queue). */
+export const DATABASE_URL = 'atrium:database-url';
+
 /** What every feature module reaches the database through, besides its repositories. */
 const SERVICES: Provider[] = [
   Sql,
@@ -37,6 +40,7 @@ export class DatabaseModule {
   /** The server's: its pool and statement timeout, the modules' entities, its migrations. */
   static forRoot(databaseUrl: string, migrations: MigrationClass[] = []): DynamicModule {
     return DatabaseModule.on(
+      databaseUrl,
       TypeOrmModule.forRootAsync({
         inject: [ConfigService],
         useFactory: (config: ConfigService<Environment, true>) => ({
@@ -65,6 +69,7 @@ export class DatabaseModule {
     entities: EntityClass[],
   ): DynamicModule {
     return DatabaseModule.on(
+      databaseUrl,
       TypeOrmModule.forRoot({
         ...buildDataSourceOptions({ url: databaseUrl, poolSize }),
         entities,
@@ -75,13 +80,14 @@ export class DatabaseModule {
     );
   }
 
-  private static on(typeOrm: DynamicModule): DynamicModule {
+  private static on(databaseUrl: string, typeOrm: DynamicModule): DynamicModule {
+    const url: Provider = { provide: DATABASE_URL, useValue: databaseUrl };
     return {
       module: DatabaseModule,
       global: true,
       imports: [typeOrm],
-      providers: SERVICES,
-      exports: SERVICES,
+      providers: [...SERVICES, url],
+      exports: [...SERVICES, url],
     };
   }
 }

@@ -35,6 +35,16 @@ export class Sql {
     await this.send(text, values, tx);
   }
 
+  /**
+   * Sends another library's statements inside `tx` as the repositories' are sent (the job
+   * queue's, whose jobs then commit or roll back with the write that asked for them).
+   */
+  within(tx: Transaction): {
+    executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  } {
+    return { executeSql: (text, values = []) => this.send(text, values, tx) };
+  }
+
   /** The one call that sends a statement (the SQL snapshot tool records them here). */
   protected send<T>(
     text: string,

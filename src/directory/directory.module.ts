@@ -49,6 +49,6 @@ export const DIRECTORY_SERVICES = [
     RoleFieldPermissionHooks,
     BusinessUnitHooks,
   ],
-  exports: [OrganizationService, UserService],
+  exports: [OrganizationService, UserService, UserRepository],
 })
 export class DirectoryModule {}

@@ -58,6 +58,11 @@ export class UserRepository {
     );
   }
 
+  @GenerateSql({ params: [1] })
+  findByKey(key: number): Promise<UserRow | undefined> {
+    return this.sql.row(`SELECT ${USER_COLUMNS} FROM "user" u WHERE u.key = $1`, [key]);
+  }
+
   /** The user with that OpenID issuer and subject. */
   @GenerateSql({ params: ['https://issuer.example', 'subject'] })
   findByOidcSubject(issuer: string, subject: string): Promise<UserRow | undefined> {

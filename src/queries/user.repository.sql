@@ -1,5 +1,11 @@
 -- The SQL of src/directory/user.repository.ts: written by npm run sql:generate, checked by CI.
 
+-- UserRepository.findByKey
+-- arguments: 1
+SELECT u.key, u.user_name AS "userName", u.full_name AS "fullName",
+  u.is_admin AS "isAdmin", u.locale, u.active, u.id_organization AS "idOrganization",
+  u.id_business_unit AS "idBusinessUnit", u.id_user AS "idUser" FROM "user" u WHERE u.key = $1;
+
 -- UserRepository.findByName
 -- arguments: "admin"
 SELECT u.key, u.user_name AS "userName", u.full_name AS "fullName",

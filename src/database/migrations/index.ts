@@ -7,6 +7,7 @@ import { LoginLimit1795400000000 } from './1795400000000-LoginLimit';
 import { AccessControl1795547046060 } from './1795547046060-AccessControl';
 import { OwnerAndLookupIndexes1795635395325 } from './1795635395325-OwnerAndLookupIndexes';
 import { ChangeLog1795700000000 } from './1795700000000-ChangeLog';
+import { Jobs1795800000000 } from './1795800000000-Jobs';
 
 /** Listed, not globbed, so the same list works compiled, under ts-jest and in the CLI. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   AccessControl1795547046060,
   OwnerAndLookupIndexes1795635395325,
   ChangeLog1795700000000,
+  Jobs1795800000000,
 ];

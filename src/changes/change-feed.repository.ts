@@ -1,0 +1,118 @@
+import { Injectable } from '@nestjs/common';
+import { GenerateSql, IN_TRANSACTION } from '../database/generate-sql';
+import { Sql } from '../database/sql.service';
+import { Transaction } from '../database/transaction';
+import { EntryRow } from './change-log.repository';
+
+const FEED_COLUMNS = `key, date_created AS "dateCreated", operation, entity,
+  record_key AS "recordKey", id_parent_entry AS "idParentEntry", changes, detail,
+  id_actor AS "idActor", actor_name AS "actorName", via, request_id AS "requestId",
+  transaction_id AS "transactionId", id_organization AS "idOrganization",
+  id_business_unit AS "idBusinessUnit", id_user AS "idUser",
+  root_entity AS "rootEntity", root_key AS "rootKey"`;
+
+/** An entry as the feed reads it: with the record it belongs to. */
+export interface FeedRow extends EntryRow {
+  rootEntity: string;
+  rootKey: number | null;
+}
+
+/** Where a range of transactions stops being read: one chunk at a time, in key order. */
+export interface FeedRange {
+  /** Transactions from this id… */
+  from: number;
+  /** …to this one (excluded). */
+  to: number;
+  /** The last key of the range already read. */
+  after: number;
+}
+
+/**
+ * The change log read as a feed of committed writes (the events' source, src/events/):
+ * by PostgreSQL transaction id, below a snapshot's horizon, where every transaction has
+ * ended, so no entry can still appear there (a key cursor alone could pass over the keys
+ * of a transaction committing late).
+ */
+@Injectable()
+export class ChangeFeedRepository {
+  constructor(private readonly sql: Sql) {}
+
+  /** The oldest transaction still under way: every one before it has ended. */
+  @GenerateSql({ params: [IN_TRANSACTION] })
+  async horizon(tx: Transaction): Promise<number> {
+    const row = await this.sql.row<{ xmin: number }>(
+      'SELECT pg_snapshot_xmin(pg_current_snapshot())::text::int8 AS xmin',
+      [],
+      tx,
+    );
+    return row!.xmin;
+  }
+
+  /** The records' own entries (not their child rows') of a range, of these operations. */
+  @GenerateSql({ params: [{ from: 1, to: 100, after: 0 }, ['created'], 500, IN_TRANSACTION] })
+  recordEntries(
+    range: FeedRange,
+    operations: readonly string[],
+    limit: number,
+    tx: Transaction,
+  ): Promise<FeedRow[]> {
+    return this.sql.rows(
+      `SELECT ${FEED_COLUMNS} FROM change_log
+        WHERE transaction_id >= $1 AND transaction_id < $2 AND key > $3
+          AND id_parent_entry IS NULL AND operation = ANY($4::text[])
+        ORDER BY key LIMIT $5`,
+      [range.from, range.to, range.after, operations, limit],
+      tx,
+    );
+  }
+
+  /** Entries by key (those held back from an earlier range). */
+  @GenerateSql({ params: [[1], IN_TRANSACTION] })
+  entries(keys: number[], tx: Transaction): Promise<FeedRow[]> {
+    return this.sql.rows(
+      `SELECT ${FEED_COLUMNS} FROM change_log WHERE key = ANY($1::int8[]) ORDER BY key`,
+      [keys],
+      tx,
+    );
+  }
+
+  /** The child rows' entries (at every level) that these transactions wrote. */
+  @GenerateSql({ params: [[1], IN_TRANSACTION] })
+  childEntries(transactions: number[], tx: Transaction): Promise<FeedRow[]> {
+    return this.sql.rows(
+      `SELECT ${FEED_COLUMNS} FROM change_log
+        WHERE transaction_id >= $2 AND transaction_id <= $3 AND transaction_id = ANY($1::int8[])
+          AND id_parent_entry IS NOT NULL
+        ORDER BY key`,
+      [transactions, Math.min(...transactions), Math.max(...transactions)],
+      tx,
+    );
+  }
+
+  /**
+   * The keys of the records' own entries, of these operations and below `before`, that a
+   * feed at `range` has not read yet: from transactions at or past the range's end, or
+   * within it past its last key read. An entry may not go before one of these of its
+   * record.
+   */
+  @GenerateSql({
+    params: [{ from: 1, to: 100, after: 0 }, ['invoice'], [1], ['created'], 10, IN_TRANSACTION],
+  })
+  unread(
+    range: FeedRange,
+    rootEntities: string[],
+    rootKeys: number[],
+    operations: readonly string[],
+    before: number,
+    tx: Transaction,
+  ): Promise<{ rootEntity: string; rootKey: number; key: number }[]> {
+    return this.sql.rows(
+      `SELECT root_entity AS "rootEntity", root_key AS "rootKey", key FROM change_log
+        WHERE transaction_id >= $1 AND NOT (transaction_id < $2 AND key <= $3)
+          AND root_entity = ANY($4::text[]) AND root_key = ANY($5::int8[])
+          AND id_parent_entry IS NULL AND operation = ANY($6::text[]) AND key < $7`,
+      [range.from, range.to, range.after, rootEntities, rootKeys, operations, before],
+      tx,
+    );
+  }
+}

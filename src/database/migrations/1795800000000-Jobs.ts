@@ -1,0 +1,45 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+import { getConstructionPlans, getUninstallPlans } from 'pg-boss';
+
+/**
+ * The job queue (src/queue/): pg-boss's own tables in schema `pgboss`, from its own
+ * construction plan, in this migration's transaction rather than in one of its own (pg-boss
+ * wraps the plan in BEGIN/COMMIT, which would end TypeORM's): the tables then exist
+ * wherever the migrations ran (the SQL snapshot tool's database, the tests' template), and
+ * pg-boss migrates them itself when a later version needs it. Beside it, where the events'
+ * dispatcher is in the change log (src/events/), and an index for its reads by
+ * transaction: BRIN, which a write keeps up for almost nothing, as the log is written in
+ * transaction order but for the few transactions under way at once.
+ */
+export class Jobs1795800000000 implements MigrationInterface {
+  name = 'Jobs1795800000000';
+
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    const plan = getConstructionPlans(QUEUE_SCHEMA)
+      .replace(/^\s*BEGIN;/, '')
+      .replace(/COMMIT;\s*$/, '');
+    await queryRunner.query(plan);
+    await queryRunner.query(
+      `CREATE TABLE "event_dispatch" (
+        "name" character varying(63) NOT NULL,
+        "range_from" bigint NOT NULL,
+        "range_to" bigint NOT NULL,
+        "done_key" bigint NOT NULL DEFAULT 0,
+        "pending" bigint[] NOT NULL DEFAULT '{}',
+        CONSTRAINT "PK_event_dispatch" PRIMARY KEY ("name")
+      )`,
+    );
+    await queryRunner.query(
+      'CREATE INDEX "IDX_change_log_transaction" ON "change_log" USING brin ("transaction_id")',
+    );
+  }
+
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query('DROP INDEX "IDX_change_log_transaction"');
+    await queryRunner.query('DROP TABLE "event_dispatch"');
+    await queryRunner.query(getUninstallPlans(QUEUE_SCHEMA));
+  }
+}
+
+/** pg-boss's schema; src/queue/job-queue.service.ts names the same. */
+export const QUEUE_SCHEMA = 'pgboss';

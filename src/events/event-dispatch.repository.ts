@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import { GenerateSql, IN_TRANSACTION } from '../database/generate-sql';
+import { Sql } from '../database/sql.service';
+import { Transaction } from '../database/transaction';
+
+/** How far the dispatcher has read the change log (see EventDispatcher). */
+export interface DispatchState {
+  /** The range of transactions being read: from… */
+  rangeFrom: number;
+  /** …to (excluded); equal to rangeFrom once it is read to its end. */
+  rangeTo: number;
+  /** The last key of the range read. */
+  doneKey: number;
+  /** Entries of earlier ranges held back behind an unread entry of their record. */
+  pending: number[];
+}
+
+const STATE_COLUMNS = `range_from AS "rangeFrom", range_to AS "rangeTo",
+  done_key AS "doneKey", pending`;
+
+/** The dispatcher's one row: read and written by one instance at a time. */
+@Injectable()
+export class EventDispatchRepository {
+  constructor(private readonly sql: Sql) {}
+
+  /**
+   * The state, locked for `tx`; undefined while another instance holds it (that one
+   * dispatches: this one skips its turn rather than wait).
+   */
+  @GenerateSql({ params: ['events', IN_TRANSACTION] })
+  lock(name: string, tx: Transaction): Promise<DispatchState | undefined> {
+    return this.sql.row(
+      `SELECT ${STATE_COLUMNS} FROM event_dispatch WHERE name = $1 FOR UPDATE SKIP LOCKED`,
+      [name],
+      tx,
+    );
+  }
+
+  /** The state of a dispatcher that starts now: it reads what commits from here on. */
+  @GenerateSql({ params: ['events', 100, IN_TRANSACTION] })
+  async start(name: string, horizon: number, tx: Transaction): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO event_dispatch (name, range_from, range_to) VALUES ($1, $2, $2)
+       ON CONFLICT (name) DO NOTHING`,
+      [name, horizon],
+      tx,
+    );
+  }
+
+  @GenerateSql({
+    params: ['events', { rangeFrom: 1, rangeTo: 100, doneKey: 0, pending: [] }, IN_TRANSACTION],
+  })
+  async save(name: string, state: DispatchState, tx: Transaction): Promise<void> {
+    await this.sql.run(
+      `UPDATE event_dispatch SET range_from = $2, range_to = $3, done_key = $4, pending = $5::int8[]
+        WHERE name = $1`,
+      [name, state.rangeFrom, state.rangeTo, state.doneKey, state.pending],
+      tx,
+    );
+  }
+}

@@ -1,0 +1,209 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { ChangeFeedRepository, FeedRange, FeedRow } from '../changes/change-feed.repository';
+import { ChangeLog } from '../changes/change-log.service';
+import type { Environment } from '../config/environment';
+import { Transaction } from '../database/transaction';
+import { Transactions } from '../database/transactions.service';
+import { JobEnvelope, JobQueue } from '../queue/job-queue.service';
+import { byParent, EVENT_OPERATIONS, eventOf } from './entity-event';
+import { DispatchState, EventDispatchRepository } from './event-dispatch.repository';
+import { EventHandlers } from './event-handlers';
+import type { EntityEvent } from './entity-event';
+
+/** The dispatcher's row in event_dispatch. */
+const NAME = 'events';
+/** Record entries read per transaction of the dispatcher. */
+const CHUNK = 500;
+
+/**
+ * Turns committed change-log entries into jobs for the event subscribers: the change log is
+ * the outbox, so a write pays nothing more for its events, and an event exists if and only
+ * if its write committed (a crash loses none: the jobs and the dispatcher's position are
+ * written by one transaction).
+ *
+ * It reads ranges of PostgreSQL transaction ids below the horizon of transactions under
+ * way, each in key order, a chunk per transaction; one instance at a time (the others
+ * skip their turn). An entry is held back while an earlier entry of its record is still
+ * unread (its transaction id came later, or it lies further in the range), so each
+ * subscriber gets a record's events in the order they were written. Woken after each
+ * commit of this instance that logged a record, and every EVENTS_POLL_MS for the others'.
+ */
+@Injectable()
+export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(EventDispatcher.name);
+  private readonly pollMs: number;
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private again = false;
+  private stopped = false;
+  private active = false;
+
+  constructor(
+    private readonly transactions: Transactions,
+    private readonly feed: ChangeFeedRepository,
+    private readonly state: EventDispatchRepository,
+    private readonly handlers: EventHandlers,
+    private readonly queue: JobQueue,
+    changeLog: ChangeLog,
+    config: ConfigService<Environment, true>,
+  ) {
+    this.pollMs = config.get('EVENTS_POLL_MS', { infer: true });
+    changeLog.onCommitted(() => this.wake());
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    // The log is read from the first start of an app with subscribers on, by the instances
+    // that work queues; what commits meanwhile on the others waits for those.
+    if (!this.handlers.anySubscriber) return;
+    await this.transactions.run(async (tx) =>
+      this.state.start(NAME, await this.feed.horizon(tx), tx),
+    );
+    this.active = this.queue.works;
+    if (!this.active) return;
+    this.timer = setInterval(() => this.wake(), this.pollMs).unref();
+    this.wake();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Reads the log now, or once more after the read under way. */
+  wake(): void {
+    if (this.stopped || !this.active) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.readAll()
+      .catch((error: unknown) => this.logger.error(error, 'event dispatch failed; tried again'))
+      .finally(() => (this.running = undefined));
+  }
+
+  private async readAll(): Promise<void> {
+    do {
+      this.again = false;
+      while (!this.stopped && (await this.transactions.run((tx) => this.pass(tx)))) {
+        // another chunk
+      }
+    } while (this.again && !this.stopped);
+  }
+
+  /** One chunk; whether there may be more to read at once. */
+  private async pass(tx: Transaction): Promise<boolean> {
+    const state = await this.state.lock(NAME, tx);
+    if (!state) return false;
+    if (state.rangeFrom === state.rangeTo) {
+      state.rangeTo = await this.feed.horizon(tx);
+      state.doneKey = 0;
+    }
+    const range: FeedRange = { from: state.rangeFrom, to: state.rangeTo, after: state.doneKey };
+    const fresh =
+      range.from < range.to
+        ? await this.feed.recordEntries(range, EVENT_OPERATIONS, CHUNK, tx)
+        : [];
+    const held = state.pending.length > 0 ? await this.feed.entries(state.pending, tx) : [];
+    const { ready, waiting } = await this.inOrder(range, [...fresh, ...held], tx);
+    await this.enqueue(ready, tx);
+    const next: DispatchState = { ...state, pending: waiting.map((entry) => entry.key) };
+    if (fresh.length < CHUNK) {
+      next.rangeFrom = state.rangeTo;
+      next.doneKey = 0;
+    } else {
+      next.doneKey = fresh[fresh.length - 1].key;
+    }
+    await this.state.save(NAME, next, tx);
+    return fresh.length === CHUNK || (fresh.length > 0 && next.rangeFrom === next.rangeTo);
+  }
+
+  /**
+   * The entries that may go now, in key order, and those that wait behind an unread earlier
+   * entry of their record (with every later one of that record).
+   */
+  private async inOrder(
+    range: FeedRange,
+    candidates: FeedRow[],
+    tx: Transaction,
+  ): Promise<{ ready: FeedRow[]; waiting: FeedRow[] }> {
+    if (candidates.length === 0) return { ready: [], waiting: [] };
+    candidates.sort((a, b) => a.key - b.key);
+    const unread = await this.feed.unread(
+      range,
+      [...new Set(candidates.map((c) => c.rootEntity))],
+      [...new Set(candidates.map((c) => c.rootKey!))],
+      EVENT_OPERATIONS,
+      candidates[candidates.length - 1].key,
+      tx,
+    );
+    const unreadOf = new Map<string, Set<number>>();
+    for (const { rootEntity, rootKey, key } of unread) {
+      const id = `${rootEntity}:${rootKey}`;
+      unreadOf.set(id, (unreadOf.get(id) ?? new Set()).add(key));
+    }
+    const ready: FeedRow[] = [];
+    const waiting: FeedRow[] = [];
+    const blocked = new Set<string>();
+    for (const entry of candidates) {
+      const id = recordOf(entry);
+      const earlier = [...(unreadOf.get(id) ?? [])].some((key) => key < entry.key);
+      if (blocked.has(id) || earlier) {
+        blocked.add(id);
+        waiting.push(entry);
+      } else {
+        unreadOf.get(id)?.delete(entry.key);
+        ready.push(entry);
+      }
+    }
+    return { ready, waiting };
+  }
+
+  /** A job per event and subscriber, keyed by record so that each runs a record's in order. */
+  private async enqueue(entries: FeedRow[], tx: Transaction): Promise<void> {
+    const routed = entries
+      .map((entry) => ({
+        entry,
+        queues: this.handlers.subscribersOf(entry.entity, entry.operation),
+      }))
+      .filter(({ queues }) => queues.length > 0);
+    if (routed.length === 0) return;
+    const children = await this.feed.childEntries(
+      [...new Set(routed.map(({ entry }) => entry.transactionId))],
+      tx,
+    );
+    const below = byParent(children);
+    const jobs = new Map<
+      string,
+      { id: string; data: JobEnvelope<EntityEvent>; singletonKey: string }[]
+    >();
+    for (const { entry, queues } of routed) {
+      const data = {
+        organization: entry.idOrganization,
+        actor: entry.idActor,
+        payload: eventOf(entry, below),
+      };
+      for (const queue of queues) {
+        const list = jobs.get(queue) ?? [];
+        list.push({ id: jobIdOf(entry), data, singletonKey: recordOf(entry) });
+        jobs.set(queue, list);
+      }
+    }
+    for (const [queue, list] of jobs) await this.queue.insert(queue, list, tx);
+  }
+}
+
+/**
+ * The job of an entry, the same in every subscriber's queue: its key in a uuid's digits.
+ * Jobs sent together share their creation time, and the queue takes them by that time, then
+ * by id: an id in key order keeps a record's events in order.
+ */
+function jobIdOf(entry: FeedRow): string {
+  const hex = entry.key.toString(16).padStart(32, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+function recordOf(entry: FeedRow): string {
+  return `${entry.rootEntity}:${entry.rootKey}`;
+}

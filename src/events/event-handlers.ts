@@ -1,0 +1,172 @@
+import { Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import type { Identity } from '../common/identity';
+import { DataService } from '../data/data.service';
+import type { ScopedData } from '../data/scoped-data';
+import { EntityRegistry } from '../model/entity.registry';
+import { JobEnvelope, JobQueue, QueueSettings } from '../queue/job-queue.service';
+import { EntityEvent, EVENT_OPERATIONS } from './entity-event';
+import {
+  EntityEventSubscription,
+  JOB_HANDLER,
+  JobHandlerOptions,
+  ON_ENTITY_EVENT,
+} from './event.decorators';
+import { JobIdentities } from './job-identities';
+
+/** What a subscriber or a job handler is given beside the event or the job's data. */
+export interface HandlerContext {
+  /** The job's id: the same on every attempt. */
+  jobId: string;
+  /** 1 on the first attempt. */
+  attempt: number;
+  /**
+   * The user who made the change (an event) or sent the job, as now; undefined when no
+   * user did (the CLI, first boot, a schedule) or the user is no longer active.
+   */
+  actor?: Identity;
+  /**
+   * Runs `work` in a new transaction with ScopedData acting as `actor`, committed when it
+   * resolves (rejected when there is no actor). Outside it the handler holds no
+   * connection, however long it waits on others.
+   */
+  transaction<T>(work: (data: ScopedData) => Promise<T>): Promise<T>;
+}
+
+type Method = (first: unknown, context: HandlerContext) => Promise<unknown>;
+
+interface Subscriber extends EntityEventSubscription {
+  queue: string;
+  run: Method;
+}
+
+interface JobHandler extends JobHandlerOptions {
+  name: string;
+  run: Method;
+}
+
+/** A subscriber's queue: retried with backoff (up to ten minutes apart), in order per record. */
+const SUBSCRIBER_QUEUE: QueueSettings = {
+  policy: 'key_strict_fifo',
+  retryLimit: 10,
+  retryDelay: 1,
+  retryBackoff: true,
+  retryDelayMax: 600,
+};
+
+/**
+ * The `@OnEntityEvent` and `@Job` methods of every provider, found once at boot: each gets
+ * a queue of its own and, where this instance works queues, a worker; `@Job` schedules
+ * are declared. The dispatcher asks it which subscribers an event goes to.
+ */
+@Injectable()
+export class EventHandlers implements OnModuleInit, OnApplicationBootstrap {
+  private readonly subscribers: Subscriber[] = [];
+  private readonly jobs = new Map<string, JobHandler>();
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly queue: JobQueue,
+    private readonly data: DataService,
+    private readonly identities: JobIdentities,
+    private readonly entities: EntityRegistry,
+  ) {}
+
+  onModuleInit(): void {
+    for (const { metatype, instance } of this.discovery.getProviders()) {
+      if (!metatype || !instance || typeof instance !== 'object') continue;
+      const prototype = Object.getPrototypeOf(instance) as object;
+      for (const name of this.scanner.getAllMethodNames(prototype)) {
+        const method = (instance as Record<string, Method>)[name];
+        const subscription = Reflect.getMetadata(ON_ENTITY_EVENT, method) as
+          EntityEventSubscription | undefined;
+        const run: Method = (first, context) => method.call(instance, first, context);
+        if (subscription) {
+          this.subscribers.push({
+            ...subscription,
+            queue: `event/${metatype.name}.${name}`,
+            run,
+          });
+        }
+        const job = Reflect.getMetadata(JOB_HANDLER, method) as
+          (JobHandlerOptions & { name: string }) | undefined;
+        if (job) this.addJob({ ...job, run }, `${metatype.name}.${name}`);
+      }
+    }
+  }
+
+  /** After every module's init, when the entity registry is complete: a typo fails the boot. */
+  async onApplicationBootstrap(): Promise<void> {
+    for (const { entity, operations, queue } of this.subscribers) {
+      if (!this.entities.find(entity)) {
+        throw new Error(`${queue} subscribes to ${entity}: no entity type has that name`);
+      }
+      const unknown = operations.filter((o) => !EVENT_OPERATIONS.includes(o));
+      if (unknown.length > 0) {
+        throw new Error(
+          `${queue}: ${unknown.join(', ')} is not one of ${EVENT_OPERATIONS.join(', ')}`,
+        );
+      }
+    }
+    for (const subscriber of this.subscribers) {
+      await this.queue.declare(subscriber.queue, SUBSCRIBER_QUEUE);
+      await this.queue.work<JobEnvelope<EntityEvent>>(subscriber.queue, (job) =>
+        this.runHandler(subscriber.run, job.data.payload, job, job.data.actor),
+      );
+    }
+    for (const handler of this.jobs.values()) {
+      const { name, schedule, concurrency, run, ...settings } = handler;
+      await this.queue.declare(name, settings);
+      await this.queue.work<JobEnvelope<unknown> | null>(
+        name,
+        (job) => this.runHandler(run, job.data?.payload ?? null, job, job.data?.actor),
+        concurrency,
+      );
+      if (schedule) await this.queue.schedule(name, schedule);
+    }
+  }
+
+  /** The queues of the subscribers to this operation on records of `entity`. */
+  subscribersOf(entity: string, operation: string): string[] {
+    return this.subscribers
+      .filter((s) => s.entity === entity && (s.operations as string[]).includes(operation))
+      .map((s) => s.queue);
+  }
+
+  get anySubscriber(): boolean {
+    return this.subscribers.length > 0;
+  }
+
+  /** Whether a job of this name has a handler in this app (a name sent with none is an error). */
+  handles(name: string): boolean {
+    return this.jobs.has(name);
+  }
+
+  private addJob(handler: JobHandler, where: string): void {
+    if (this.jobs.has(handler.name)) {
+      throw new Error(`Two handlers take jobs named "${handler.name}": the second is ${where}`);
+    }
+    this.jobs.set(handler.name, handler);
+  }
+
+  private async runHandler(
+    run: Method,
+    first: unknown,
+    job: { id: string; name: string; retryCount: number },
+    actorKey: number | null | undefined,
+  ): Promise<void> {
+    const actor = await this.identities.of(actorKey, job.name);
+    await run(first, {
+      jobId: job.id,
+      attempt: job.retryCount + 1,
+      actor,
+      transaction: (work) => {
+        if (!actor) {
+          return Promise.reject(new Error(`${job.name}: no active user to act as`));
+        }
+        return this.data.transaction(actor, work);
+      },
+    });
+  }
+}

@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { AccessModule } from '../access/access.module';
+import { ChangesModule } from '../changes/changes.module';
+import { DirectoryModule } from '../directory/directory.module';
+import { ModelModule } from '../model/model.module';
+import { EventDispatchRepository } from './event-dispatch.repository';
+import { EventDispatcher } from './event-dispatcher.service';
+import { EventHandlers } from './event-handlers';
+import { JobIdentities } from './job-identities';
+import { JobsController } from './jobs.controller';
+import { JobsService } from './jobs.service';
+
+/**
+ * After-commit events and jobs: subscribers (`@OnEntityEvent`) fed from the change log,
+ * `@Job` handlers and their schedules, on the job queue; administrators' view of failed jobs.
+ */
+@Module({
+  imports: [DiscoveryModule, AccessModule, ChangesModule, DirectoryModule, ModelModule],
+  controllers: [JobsController],
+  providers: [EventDispatcher, EventDispatchRepository, EventHandlers, JobIdentities, JobsService],
+})
+export class EventsModule {}

@@ -1,0 +1,45 @@
+import {
+  Controller,
+  DefaultValuePipe,
+  Get,
+  HttpCode,
+  Param,
+  ParseIntPipe,
+  ParseUUIDPipe,
+  Post,
+  Query,
+} from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Identity } from '../common/identity';
+import { CurrentIdentity } from '../http/caller.decorators';
+import { FailedJobDto } from './dto/failed-job.dto';
+import { FAILED_JOBS_LIMIT, JobsService } from './jobs.service';
+
+@ApiTags('jobs')
+@Controller('rest/jobs')
+export class JobsController {
+  constructor(private readonly jobs: JobsService) {}
+
+  @Get('failed')
+  @ApiQuery({ name: 'limit', required: false, description: `At most ${FAILED_JOBS_LIMIT}` })
+  @ApiOkResponse({
+    type: [FailedJobDto],
+    description: "The organization's jobs that failed every attempt, newest first (administrators)",
+  })
+  failed(
+    @CurrentIdentity() identity: Identity,
+    @Query('limit', new DefaultValuePipe(50), ParseIntPipe) limit: number,
+  ): Promise<FailedJobDto[]> {
+    return this.jobs.failed(identity, limit);
+  }
+
+  @Post('failed/:id/retry')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Sent again at once, its attempts counted afresh' })
+  retry(
+    @CurrentIdentity() identity: Identity,
+    @Param('id', new ParseUUIDPipe()) id: string,
+  ): Promise<void> {
+    return this.jobs.retry(identity, id);
+  }
+}

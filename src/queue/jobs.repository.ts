@@ -1,0 +1,58 @@
+import { Injectable } from '@nestjs/common';
+import { GenerateSql } from '../database/generate-sql';
+import { Sql } from '../database/sql.service';
+import { Transaction } from '../database/transaction';
+
+/** A job that failed for good, as administrators see it. */
+export interface FailedJobRow {
+  id: string;
+  queue: string;
+  /** pg-boss's record of the last failure: the error's message (and, from a throw, more). */
+  output: Record<string, unknown> | null;
+  /** How many attempts were made. */
+  attempts: number;
+  createdOn: Date;
+  failedAt: Date | null;
+}
+
+/**
+ * Reads pg-boss's job table (its documented shape: docs/sql/job-table.md of pg-boss) for
+ * what its API does not answer: the failed jobs of one organization, across queues. A job
+ * names its organization in `data.organization` (src/events/ sets it on every job it sends).
+ */
+@Injectable()
+export class JobsRepository {
+  constructor(private readonly sql: Sql) {}
+
+  /**
+   * pg-boss's way to the database for a job sent in `tx`: its statements then go with the
+   * write's, and commit or roll back with it.
+   */
+  executorIn(tx: Transaction): ReturnType<Sql['within']> {
+    return this.sql.within(tx);
+  }
+
+  @GenerateSql({ params: [1, 50] })
+  failed(organizationKey: number, limit: number): Promise<FailedJobRow[]> {
+    return this.sql.rows<FailedJobRow>(
+      `SELECT id::text, name AS queue, output, retry_count + 1 AS attempts,
+              created_on AS "createdOn", completed_on AS "failedAt"
+         FROM pgboss.job
+        WHERE state = 'failed' AND data->>'organization' = $1::int8::text
+        ORDER BY completed_on DESC, id
+        LIMIT $2`,
+      [organizationKey, limit],
+    );
+  }
+
+  /** The queue of a failed job of the organization, if it is one. */
+  @GenerateSql({ params: ['00000000-0000-0000-0000-000000000000', 1] })
+  async queueOfFailed(id: string, organizationKey: number): Promise<string | undefined> {
+    const row = await this.sql.row<{ queue: string }>(
+      `SELECT name AS queue FROM pgboss.job
+        WHERE id = $1::uuid AND state = 'failed' AND data->>'organization' = $2::int8::text`,
+      [id, organizationKey],
+    );
+    return row?.queue;
+  }
+}

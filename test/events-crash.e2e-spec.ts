@@ -1,0 +1,103 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import request from 'supertest';
+import { freePort } from './helpers/free-port';
+import { waitFor } from './helpers/postmaster';
+import { apiKeyUser, createTestApp, TestApp } from './helpers/test-app';
+
+const SERVER = resolve(__dirname, 'fixtures/events-server.ts');
+const TS_NODE = require.resolve('ts-node/register/transpile-only');
+
+/** The fixture server (an event subscriber writing to a file) as a process of its own. */
+async function startServer(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['-r', TS_NODE, SERVER], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
+  });
+  let output = '';
+  await new Promise<void>((started, failed) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('listening')) started();
+    });
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) =>
+      failed(new Error(`exited with ${code} before listening:\n${output}`)),
+    );
+  });
+  return { child, url: `http://127.0.0.1:${port}` };
+}
+
+async function killed(child: ChildProcess): Promise<void> {
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+describe('events across a crash', () => {
+  let t: TestApp;
+  let key: string;
+  let dir: string;
+  let eventsFile: string;
+  const children: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    // The suite's database, and a user with an API key made through an app on it.
+    t = await createTestApp();
+    ({ key } = await apiKeyUser(t));
+    dir = await mkdtemp(join(tmpdir(), 'atrium-events-'));
+    eventsFile = join(dir, 'events');
+    await writeFile(eventsFile, '');
+  });
+  afterAll(async () => {
+    for (const child of children) {
+      if (child.exitCode === null && child.signalCode === null) await killed(child);
+    }
+    await t.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const recorded = async () => (await readFile(eventsFile, 'utf8')).split('\n').filter(Boolean);
+
+  it('delivers the event of a write committed just before a SIGKILL, once, after the restart', async () => {
+    const env = {
+      DATABASE_URL: process.env.ATRIUM_TEST_DATABASE_URL!,
+      EVENTS_FILE: eventsFile,
+      EVENTS_POLL_MS: '200',
+    };
+    // An instance that works no queue: it commits the write, and dies before any delivery.
+    const first = await startServer({ ...env, JOBS: 'false' });
+    children.push(first.child);
+    const { body } = await request(first.url)
+      .post('/rest/entity/account')
+      .set('X-API-Key', key)
+      .send({ entity_name: 'account', properties: { name: 'Written before the crash' } })
+      .expect(200);
+    await killed(first.child);
+    const [{ key: entryKey }] = await t.dataSource.query(
+      `SELECT key FROM change_log WHERE entity = 'account' AND record_key = $1`,
+      [body.key],
+    );
+    expect(await recorded()).not.toContain(String(entryKey));
+
+    const second = await startServer({ ...env, JOBS: 'true' });
+    children.push(second.child);
+    await waitFor(async () => (await recorded()).includes(String(entryKey)), 30_000);
+    // A later write's event arrives after it: by then this one was not sent twice.
+    const later = await request(second.url)
+      .post('/rest/entity/account')
+      .set('X-API-Key', key)
+      .send({ entity_name: 'account', properties: { name: 'Written after the restart' } })
+      .expect(200);
+    const [{ key: laterEntry }] = await t.dataSource.query(
+      `SELECT key FROM change_log WHERE entity = 'account' AND record_key = $1`,
+      [later.body.key],
+    );
+    await waitFor(async () => (await recorded()).includes(String(laterEntry)), 30_000);
+    expect((await recorded()).filter((id) => id === String(entryKey))).toHaveLength(1);
+  });
+});
