@@ -30,5 +30,5 @@ export type { WorkflowContext } from './workflow/workflow.service';
 export { Job, OnEntityEvent } from './events/event.decorators';
 export type { JobHandlerOptions } from './events/event.decorators';
 export type { EntityEvent, EventOperation } from './events/entity-event';
-export type { HandlerContext } from './events/event-handlers';
+export type { HandlerContext } from './events/event-handlers.service';
 export type { JobOptions } from './queue/job-queue.service';

@@ -333,6 +333,8 @@ describe('the console screens', () => {
         .expect(401);
       await ui.signIn();
       const group = page.getByRole('group', { name: 'Administration' });
+      // The navigation is drawn from the metadata once it arrives: wait for its last link.
+      await group.getByRole('link', { name: 'Audit' }).waitFor();
       await expect(group.getByRole('link').allTextContents()).resolves.toEqual([
         'Role',
         'User',

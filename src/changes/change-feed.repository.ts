@@ -2,14 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { GenerateSql, IN_TRANSACTION } from '../database/generate-sql';
 import { Sql } from '../database/sql.service';
 import { Transaction } from '../database/transaction';
-import { EntryRow } from './change-log.repository';
+import { ENTRY_COLUMNS, EntryRow } from './change-log.repository';
 
-const FEED_COLUMNS = `key, date_created AS "dateCreated", operation, entity,
-  record_key AS "recordKey", id_parent_entry AS "idParentEntry", changes, detail,
-  id_actor AS "idActor", actor_name AS "actorName", via, request_id AS "requestId",
-  transaction_id AS "transactionId", id_organization AS "idOrganization",
-  id_business_unit AS "idBusinessUnit", id_user AS "idUser",
-  root_entity AS "rootEntity", root_key AS "rootKey"`;
+const FEED_COLUMNS = `${ENTRY_COLUMNS}, root_entity AS "rootEntity", root_key AS "rootKey"`;
 
 /** An entry as the feed reads it: with the record it belongs to. */
 export interface FeedRow extends EntryRow {
@@ -28,10 +23,14 @@ export interface FeedRange {
 }
 
 /**
- * The change log read as a feed of committed writes (the events' source, src/events/):
- * by PostgreSQL transaction id, below a snapshot's horizon, where every transaction has
- * ended, so no entry can still appear there (a key cursor alone could pass over the keys
- * of a transaction committing late).
+ * The change log read as a feed of committed writes (src/events/). Its order per record
+ * rests on this: a record's entry is written while the record's row is locked (every
+ * write of the engine locks it first), and its key drawn then, just before the commit; so
+ * of two entries of one record, the later key is of the transaction that committed later.
+ *
+ * It is read by PostgreSQL transaction id, below a snapshot's horizon, where every
+ * transaction has ended, so no entry can still appear there (a key cursor alone could pass
+ * over the keys of a transaction committing late).
  */
 @Injectable()
 export class ChangeFeedRepository {

@@ -56,7 +56,7 @@ export interface HistoryFilter {
   hidden?: readonly string[];
 }
 
-const ENTRY_COLUMNS = `key, date_created AS "dateCreated", operation, entity,
+export const ENTRY_COLUMNS = `key, date_created AS "dateCreated", operation, entity,
   record_key AS "recordKey", id_parent_entry AS "idParentEntry", changes, detail,
   id_actor AS "idActor", actor_name AS "actorName", via, request_id AS "requestId",
   transaction_id AS "transactionId", id_organization AS "idOrganization",

@@ -1,13 +1,11 @@
 import type { FeedRow } from '../changes/change-feed.repository';
+import { RECORD_OPERATIONS } from '../changes/change-log.service';
 
-/** The operations an event tells of: a record's writes, and a file's new version. */
-export const EVENT_OPERATIONS = [
-  'created',
-  'updated',
-  'deleted',
-  'assigned',
-  'version_added',
-] as const;
+/** The operations an event tells of: a record's writes, and a file's new version (not a purge). */
+export const EVENT_OPERATIONS = RECORD_OPERATIONS.filter(
+  (operation): operation is Exclude<(typeof RECORD_OPERATIONS)[number], 'purged'> =>
+    operation !== 'purged',
+);
 export type EventOperation = (typeof EVENT_OPERATIONS)[number];
 
 /** A child row's change inside its record's event, as the history shows it. */

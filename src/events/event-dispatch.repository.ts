@@ -13,10 +13,17 @@ export interface DispatchState {
   doneKey: number;
   /** Entries of earlier ranges held back behind an unread entry of their record. */
   pending: number[];
+  /**
+   * Whether this transaction began after the last pass: the jobs a pass sends carry its
+   * start as their creation time, by which a queue orders them, so an earlier one (another
+   * instance's, begun before the last pass but locking after it) must not send any.
+   */
+  later: boolean;
 }
 
 const STATE_COLUMNS = `range_from AS "rangeFrom", range_to AS "rangeTo",
-  done_key AS "doneKey", pending`;
+  done_key AS "doneKey", pending,
+  (last_pass IS NULL OR now() > last_pass) AS later`;
 
 /** The dispatcher's one row: read and written by one instance at a time. */
 @Injectable()
@@ -28,12 +35,14 @@ export class EventDispatchRepository {
    * dispatches: this one skips its turn rather than wait).
    */
   @GenerateSql({ params: ['events', IN_TRANSACTION] })
-  lock(name: string, tx: Transaction): Promise<DispatchState | undefined> {
-    return this.sql.row(
+  async lock(name: string, tx: Transaction): Promise<DispatchState | undefined> {
+    const state = await this.sql.row<DispatchState>(
       `SELECT ${STATE_COLUMNS} FROM event_dispatch WHERE name = $1 FOR UPDATE SKIP LOCKED`,
       [name],
       tx,
     );
+    // pg reads int8 arrays as text (pg-types.ts sets int8 alone).
+    return state && { ...state, pending: state.pending.map(Number) };
   }
 
   /** The state of a dispatcher that starts now: it reads what commits from here on. */
@@ -48,11 +57,16 @@ export class EventDispatchRepository {
   }
 
   @GenerateSql({
-    params: ['events', { rangeFrom: 1, rangeTo: 100, doneKey: 0, pending: [] }, IN_TRANSACTION],
+    params: [
+      'events',
+      { rangeFrom: 1, rangeTo: 100, doneKey: 0, pending: [], later: true },
+      IN_TRANSACTION,
+    ],
   })
   async save(name: string, state: DispatchState, tx: Transaction): Promise<void> {
     await this.sql.run(
-      `UPDATE event_dispatch SET range_from = $2, range_to = $3, done_key = $4, pending = $5::int8[]
+      `UPDATE event_dispatch SET range_from = $2, range_to = $3, done_key = $4, pending = $5::int8[],
+         last_pass = now()
         WHERE name = $1`,
       [name, state.rangeFrom, state.rangeTo, state.doneKey, state.pending],
       tx,

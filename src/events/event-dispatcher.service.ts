@@ -8,7 +8,7 @@ import { Transactions } from '../database/transactions.service';
 import { JobEnvelope, JobQueue } from '../queue/job-queue.service';
 import { byParent, EVENT_OPERATIONS, eventOf } from './entity-event';
 import { DispatchState, EventDispatchRepository } from './event-dispatch.repository';
-import { EventHandlers } from './event-handlers';
+import { EventHandlers } from './event-handlers.service';
 import type { EntityEvent } from './entity-event';
 
 /** The dispatcher's row in event_dispatch. */
@@ -49,12 +49,14 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
     config: ConfigService<Environment, true>,
   ) {
     this.pollMs = config.get('EVENTS_POLL_MS', { infer: true });
+
     changeLog.onCommitted(() => this.wake());
   }
 
   async onApplicationBootstrap(): Promise<void> {
     // The log is read from the first start of an app with subscribers on, by the instances
     // that work queues; what commits meanwhile on the others waits for those.
+    await this.handlers.declared;
     if (!this.handlers.anySubscriber) return;
     await this.transactions.run(async (tx) =>
       this.state.start(NAME, await this.feed.horizon(tx), tx),
@@ -87,7 +89,7 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
     do {
       this.again = false;
       while (!this.stopped && (await this.transactions.run((tx) => this.pass(tx)))) {
-        // another chunk
+        // A full chunk, or a range read to its end: the next may already have more.
       }
     } while (this.again && !this.stopped);
   }
@@ -95,7 +97,8 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
   /** One chunk; whether there may be more to read at once. */
   private async pass(tx: Transaction): Promise<boolean> {
     const state = await this.state.lock(NAME, tx);
-    if (!state) return false;
+    // Locked by another instance, or this transaction began before the last pass ended.
+    if (!state?.later) return false;
     if (state.rangeFrom === state.rangeTo) {
       state.rangeTo = await this.feed.horizon(tx);
       state.doneKey = 0;

@@ -12,7 +12,7 @@ export interface EntityEventSubscription {
 
 /**
  * Runs the method after a write of `entity` commits, once per matching change-log entry:
- * `(event: EntityEvent, context: HandlerContext)` (event-handlers.ts). A job of its own, tried again with
+ * `(event: EntityEvent, context: HandlerContext)` (event-handlers.service.ts). A job of its own, tried again with
  * backoff when it throws, in order per record; at least once (the event's id tells a
  * repeat). It cannot undo the write, which committed before it ran.
  */

@@ -6,8 +6,8 @@ import { DirectoryModule } from '../directory/directory.module';
 import { ModelModule } from '../model/model.module';
 import { EventDispatchRepository } from './event-dispatch.repository';
 import { EventDispatcher } from './event-dispatcher.service';
-import { EventHandlers } from './event-handlers';
-import { JobIdentities } from './job-identities';
+import { EventHandlers } from './event-handlers.service';
+import { JobIdentities } from './job-identities.service';
 import { JobsController } from './jobs.controller';
 import { JobsService } from './jobs.service';
 

@@ -35,7 +35,7 @@ export class JobsController {
 
   @Post('failed/:id/retry')
   @HttpCode(204)
-  @ApiNoContentResponse({ description: 'Sent again at once, its attempts counted afresh' })
+  @ApiNoContentResponse({ description: 'Tried once more, at once' })
   retry(
     @CurrentIdentity() identity: Identity,
     @Param('id', new ParseUUIDPipe()) id: string,

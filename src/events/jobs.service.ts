@@ -34,7 +34,7 @@ export class JobsService {
     return this.repository.failed(identity.organizationKey, limit);
   }
 
-  /** Tries the job again at once, with its attempts counted afresh. */
+  /** Tries the job once more, at once. */
   async retry(identity: Identity, id: string): Promise<void> {
     await this.assertAdministrator(identity);
     const queue = await this.repository.queueOfFailed(id, identity.organizationKey);

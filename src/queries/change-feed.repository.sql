@@ -6,8 +6,7 @@ SELECT key, date_created AS "dateCreated", operation, entity,
   record_key AS "recordKey", id_parent_entry AS "idParentEntry", changes, detail,
   id_actor AS "idActor", actor_name AS "actorName", via, request_id AS "requestId",
   transaction_id AS "transactionId", id_organization AS "idOrganization",
-  id_business_unit AS "idBusinessUnit", id_user AS "idUser",
-  root_entity AS "rootEntity", root_key AS "rootKey" FROM change_log
+  id_business_unit AS "idBusinessUnit", id_user AS "idUser", root_entity AS "rootEntity", root_key AS "rootKey" FROM change_log
   WHERE transaction_id >= $2 AND transaction_id <= $3 AND transaction_id = ANY($1::int8[])
   AND id_parent_entry IS NOT NULL
   ORDER BY key;
@@ -18,8 +17,7 @@ SELECT key, date_created AS "dateCreated", operation, entity,
   record_key AS "recordKey", id_parent_entry AS "idParentEntry", changes, detail,
   id_actor AS "idActor", actor_name AS "actorName", via, request_id AS "requestId",
   transaction_id AS "transactionId", id_organization AS "idOrganization",
-  id_business_unit AS "idBusinessUnit", id_user AS "idUser",
-  root_entity AS "rootEntity", root_key AS "rootKey" FROM change_log WHERE key = ANY($1::int8[]) ORDER BY key;
+  id_business_unit AS "idBusinessUnit", id_user AS "idUser", root_entity AS "rootEntity", root_key AS "rootKey" FROM change_log WHERE key = ANY($1::int8[]) ORDER BY key;
 
 -- ChangeFeedRepository.horizon
 -- arguments: <transaction>
@@ -31,8 +29,7 @@ SELECT key, date_created AS "dateCreated", operation, entity,
   record_key AS "recordKey", id_parent_entry AS "idParentEntry", changes, detail,
   id_actor AS "idActor", actor_name AS "actorName", via, request_id AS "requestId",
   transaction_id AS "transactionId", id_organization AS "idOrganization",
-  id_business_unit AS "idBusinessUnit", id_user AS "idUser",
-  root_entity AS "rootEntity", root_key AS "rootKey" FROM change_log
+  id_business_unit AS "idBusinessUnit", id_user AS "idUser", root_entity AS "rootEntity", root_key AS "rootKey" FROM change_log
   WHERE transaction_id >= $1 AND transaction_id < $2 AND key > $3
   AND id_parent_entry IS NULL AND operation = ANY($4::text[])
   ORDER BY key LIMIT $5;

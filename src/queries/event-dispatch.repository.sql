@@ -3,11 +3,13 @@
 -- EventDispatchRepository.lock
 -- arguments: "events", <transaction>
 SELECT range_from AS "rangeFrom", range_to AS "rangeTo",
-  done_key AS "doneKey", pending FROM event_dispatch WHERE name = $1 FOR UPDATE SKIP LOCKED;
+  done_key AS "doneKey", pending,
+  (last_pass IS NULL OR now() > last_pass) AS later FROM event_dispatch WHERE name = $1 FOR UPDATE SKIP LOCKED;
 
 -- EventDispatchRepository.save
--- arguments: "events", {"rangeFrom":1,"rangeTo":100,"doneKey":0,"pending":[]}, <transaction>
-UPDATE event_dispatch SET range_from = $2, range_to = $3, done_key = $4, pending = $5::int8[]
+-- arguments: "events", {"rangeFrom":1,"rangeTo":100,"doneKey":0,"pending":[],"later":true}, <transaction>
+UPDATE event_dispatch SET range_from = $2, range_to = $3, done_key = $4, pending = $5::int8[],
+  last_pass = now()
   WHERE name = $1;
 
 -- EventDispatchRepository.start

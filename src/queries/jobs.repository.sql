@@ -2,7 +2,7 @@
 
 -- JobsRepository.failed
 -- arguments: 1, 50
-SELECT id::text, name AS queue, output, retry_count + 1 AS attempts,
+SELECT id::text, name AS queue, output->>'message' AS error, retry_count + 1 AS attempts,
   created_on AS "createdOn", completed_on AS "failedAt"
   FROM pgboss.job
   WHERE state = 'failed' AND data->>'organization' = $1::int8::text

@@ -127,11 +127,12 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
   /**
    * Runs `handler` for each job of `name`, `concurrency` at a time, where this instance
    * works queues. A handler that throws fails the attempt: tried again as the queue says.
+   * `ordered`: the queue runs a key's jobs one after the other (key_strict_fifo).
    */
   async work<T>(
     name: string,
     handler: (job: QueuedJob<T>) => Promise<void>,
-    concurrency = 1,
+    { concurrency = 1, ordered = false }: { concurrency?: number; ordered?: boolean } = {},
   ): Promise<void> {
     if (!this.works) return;
     const started: { worker?: string } = {};
@@ -146,9 +147,9 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
       },
       async ([job]) => {
         await handler({ id: job.id, name, data: job.data, retryCount: job.retryCount });
-        // The next job may be waiting on this one (a record's next event, in a queue that keeps
-        // their order): fetched at once, not after a poll.
-        if (started.worker) this.boss.notifyWorker(started.worker);
+        // In a queue that keeps a key's order, the key's next job waited on this one: fetched
+        // at once, not after a poll.
+        if (ordered && started.worker) this.boss.notifyWorker(started.worker);
       },
     );
   }

@@ -7,8 +7,8 @@ import { Transaction } from '../database/transaction';
 export interface FailedJobRow {
   id: string;
   queue: string;
-  /** pg-boss's record of the last failure: the error's message (and, from a throw, more). */
-  output: Record<string, unknown> | null;
+  /** The last failure's message (pg-boss keeps the error whole: its stack stays here). */
+  error: string | null;
   /** How many attempts were made. */
   attempts: number;
   createdOn: Date;
@@ -35,7 +35,7 @@ export class JobsRepository {
   @GenerateSql({ params: [1, 50] })
   failed(organizationKey: number, limit: number): Promise<FailedJobRow[]> {
     return this.sql.rows<FailedJobRow>(
-      `SELECT id::text, name AS queue, output, retry_count + 1 AS attempts,
+      `SELECT id::text, name AS queue, output->>'message' AS error, retry_count + 1 AS attempts,
               created_on AS "createdOn", completed_on AS "failedAt"
          FROM pgboss.job
         WHERE state = 'failed' AND data->>'organization' = $1::int8::text

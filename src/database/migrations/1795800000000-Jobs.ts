@@ -15,10 +15,12 @@ export class Jobs1795800000000 implements MigrationInterface {
   name = 'Jobs1795800000000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
-    const plan = getConstructionPlans(QUEUE_SCHEMA)
-      .replace(/^\s*BEGIN;/, '')
-      .replace(/COMMIT;\s*$/, '');
-    await queryRunner.query(plan);
+    const plan = getConstructionPlans(QUEUE_SCHEMA).trim();
+    if (!plan.startsWith('BEGIN;') || !plan.endsWith('COMMIT;')) {
+      // A later pg-boss whose plan is not one BEGIN … COMMIT would commit this migration midway.
+      throw new Error("pg-boss's construction plan is no longer one BEGIN … COMMIT");
+    }
+    await queryRunner.query(plan.slice('BEGIN;'.length, -'COMMIT;'.length));
     await queryRunner.query(
       `CREATE TABLE "event_dispatch" (
         "name" character varying(63) NOT NULL,
@@ -26,6 +28,7 @@ export class Jobs1795800000000 implements MigrationInterface {
         "range_to" bigint NOT NULL,
         "done_key" bigint NOT NULL DEFAULT 0,
         "pending" bigint[] NOT NULL DEFAULT '{}',
+        "last_pass" TIMESTAMP WITH TIME ZONE,
         CONSTRAINT "PK_event_dispatch" PRIMARY KEY ("name")
       )`,
     );
@@ -41,5 +44,8 @@ export class Jobs1795800000000 implements MigrationInterface {
   }
 }
 
-/** pg-boss's schema; src/queue/job-queue.service.ts names the same. */
+/**
+ * pg-boss's schema, here because the migration makes it (a migration imports nothing above
+ * the database layer); src/queue/ uses it, and jobs.repository.ts's SQL names it.
+ */
 export const QUEUE_SCHEMA = 'pgboss';

@@ -4,12 +4,8 @@ export class FailedJobDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ description: "The job's name, or `event/<Provider>.<method>` for a subscriber" })
   queue: string;
-  @ApiProperty({
-    type: Object,
-    nullable: true,
-    description: "The last failure: the error's message",
-  })
-  output: Record<string, unknown> | null;
+  @ApiProperty({ type: String, nullable: true, description: "The last failure's message" })
+  error: string | null;
   @ApiProperty({ description: 'Attempts made' }) attempts: number;
   @ApiProperty({ type: String, format: 'date-time' }) createdOn: Date;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) failedAt: Date | null;

@@ -12,7 +12,7 @@ import {
   JobHandlerOptions,
   ON_ENTITY_EVENT,
 } from './event.decorators';
-import { JobIdentities } from './job-identities';
+import { JobIdentities } from './job-identities.service';
 
 /** What a subscriber or a job handler is given beside the event or the job's data. */
 export interface HandlerContext {
@@ -63,6 +63,9 @@ const SUBSCRIBER_QUEUE: QueueSettings = {
 export class EventHandlers implements OnModuleInit, OnApplicationBootstrap {
   private readonly subscribers: Subscriber[] = [];
   private readonly jobs = new Map<string, JobHandler>();
+  private declaredAll!: () => void;
+  /** Settled once every handler's queue exists (the dispatcher sends into them). */
+  readonly declared = new Promise<void>((done) => (this.declaredAll = done));
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -82,13 +85,8 @@ export class EventHandlers implements OnModuleInit, OnApplicationBootstrap {
         const subscription = Reflect.getMetadata(ON_ENTITY_EVENT, method) as
           EntityEventSubscription | undefined;
         const run: Method = (first, context) => method.call(instance, first, context);
-        if (subscription) {
-          this.subscribers.push({
-            ...subscription,
-            queue: `event/${metatype.name}.${name}`,
-            run,
-          });
-        }
+        if (subscription)
+          this.addSubscriber({ ...subscription, queue: `event/${metatype.name}.${name}`, run });
         const job = Reflect.getMetadata(JOB_HANDLER, method) as
           (JobHandlerOptions & { name: string }) | undefined;
         if (job) this.addJob({ ...job, run }, `${metatype.name}.${name}`);
@@ -99,8 +97,18 @@ export class EventHandlers implements OnModuleInit, OnApplicationBootstrap {
   /** After every module's init, when the entity registry is complete: a typo fails the boot. */
   async onApplicationBootstrap(): Promise<void> {
     for (const { entity, operations, queue } of this.subscribers) {
-      if (!this.entities.find(entity)) {
-        throw new Error(`${queue} subscribes to ${entity}: no entity type has that name`);
+      const type = this.entities.find(entity);
+      if (!type) throw new Error(`${queue} subscribes to ${entity}: no entity type has that name`);
+      // Events are read from the change log, of top-level records: nothing would come.
+      if (type.parent) {
+        throw new Error(
+          `${queue} subscribes to ${entity}, a child type: its changes are in its ${type.parent.type.name}'s events`,
+        );
+      }
+      if (!type.audit) {
+        throw new Error(
+          `${queue} subscribes to ${entity}, which keeps no change log (audit: false)`,
+        );
       }
       const unknown = operations.filter((o) => !EVENT_OPERATIONS.includes(o));
       if (unknown.length > 0) {
@@ -111,17 +119,29 @@ export class EventHandlers implements OnModuleInit, OnApplicationBootstrap {
     }
     for (const subscriber of this.subscribers) {
       await this.queue.declare(subscriber.queue, SUBSCRIBER_QUEUE);
-      await this.queue.work<JobEnvelope<EntityEvent>>(subscriber.queue, (job) =>
-        this.runHandler(subscriber.run, job.data.payload, job, job.data.actor),
+    }
+    for (const {
+      name,
+      schedule: _schedule,
+      concurrency: _concurrency,
+      run: _run,
+      ...settings
+    } of this.jobs.values()) {
+      await this.queue.declare(name, settings);
+    }
+    this.declaredAll();
+    for (const subscriber of this.subscribers) {
+      await this.queue.work<JobEnvelope<EntityEvent>>(
+        subscriber.queue,
+        (job) => this.runHandler(subscriber.run, job.data.payload, job, job.data.actor),
+        { ordered: true },
       );
     }
-    for (const handler of this.jobs.values()) {
-      const { name, schedule, concurrency, run, ...settings } = handler;
-      await this.queue.declare(name, settings);
+    for (const { name, schedule, concurrency, run } of this.jobs.values()) {
       await this.queue.work<JobEnvelope<unknown> | null>(
         name,
         (job) => this.runHandler(run, job.data?.payload ?? null, job, job.data?.actor),
-        concurrency,
+        { concurrency },
       );
       if (schedule) await this.queue.schedule(name, schedule);
     }
@@ -138,9 +158,11 @@ export class EventHandlers implements OnModuleInit, OnApplicationBootstrap {
     return this.subscribers.length > 0;
   }
 
-  /** Whether a job of this name has a handler in this app (a name sent with none is an error). */
-  handles(name: string): boolean {
-    return this.jobs.has(name);
+  private addSubscriber(subscriber: Subscriber): void {
+    if (this.subscribers.some((s) => s.queue === subscriber.queue)) {
+      throw new Error(`Two subscribers are named ${subscriber.queue}: rename a class or a method`);
+    }
+    this.subscribers.push(subscriber);
   }
 
   private addJob(handler: JobHandler, where: string): void {
