@@ -58,8 +58,11 @@ describe('events with two instances on one database', () => {
     expect(entries).toHaveLength(40);
     await waitFor(() => entries.every(({ key }) => handled.has(key)), 30_000);
     expect(entries.map(({ key }) => handled.get(key))).toEqual(entries.map(() => 1));
+    // On a shared database the dispatcher may also send earlier files' contacts: count ours.
     const jobs = await apps[0].dataSource.query(
-      `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'event/CountingSubscriber.count'`,
+      `SELECT count(*)::int AS n FROM pgboss.job
+        WHERE name = 'event/CountingSubscriber.count' AND data->'payload'->>'id' = ANY($1::text[])`,
+      [entries.map(({ key }) => key)],
     );
     expect(jobs[0].n).toBe(40);
   });
