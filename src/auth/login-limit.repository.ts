@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { IRateLimiterPostgresOptions, RateLimiterPostgres } from 'rate-limiter-flexible';
 import { DataSource } from 'typeorm';
+import { GenerateSql } from '../database/generate-sql';
+import { Sql } from '../database/sql.service';
 
 /** The table of the LoginLimit migration. */
 const TABLE = 'login_limit';
@@ -12,12 +14,20 @@ const TABLE = 'login_limit';
  */
 @Injectable()
 export class LoginLimitRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sql: Sql,
+  ) {}
+
+  /** Drops the counters that expired before `before` (ms since the epoch, as stored). */
+  @GenerateSql({ params: [0] })
+  async sweep(before: number): Promise<void> {
+    await this.sql.run(`DELETE FROM ${TABLE} WHERE expire < $1`, [before]);
+  }
 
   /** A counter under `keyPrefix`, counting `points` within the window `duration` (s). */
   limiter(
-    options: Pick<IRateLimiterPostgresOptions, 'clearExpiredByTimeout'> &
-      Required<Pick<IRateLimiterPostgresOptions, 'keyPrefix' | 'points' | 'duration'>>,
+    options: Required<Pick<IRateLimiterPostgresOptions, 'keyPrefix' | 'points' | 'duration'>>,
   ): RateLimiterPostgres {
     return new RateLimiterPostgres({
       storeClient: this.dataSource,

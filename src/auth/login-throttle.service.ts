@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { Environment } from '../config/environment';
@@ -6,6 +6,8 @@ import { TooManyAttemptsException } from '../http/http-errors';
 import { LoginLimitRepository } from './login-limit.repository';
 /** rate-limiter-flexible keeps points in an int4 column: a count that never blocks. */
 const UNLIMITED = 2 ** 31 - 1;
+const HOUR_MS = 3_600_000;
+const SWEEP_EVERY_MS = 300_000;
 
 /**
  * Failed logins, counted in PostgreSQL so that every instance on the database shares
@@ -21,7 +23,7 @@ const UNLIMITED = 2 ** 31 - 1;
  * user's counts.
  */
 @Injectable()
-export class LoginThrottleService {
+export class LoginThrottleService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly perUserAndAddress: RateLimiterPostgres;
   private readonly perAddress: RateLimiterPostgres;
   private readonly userFailures: RateLimiterPostgres;
@@ -29,19 +31,18 @@ export class LoginThrottleService {
   private readonly userDelay: RateLimiterPostgres;
   private readonly failuresBeforeDelay: number;
   private readonly maxDelaySeconds: number;
+  private sweeper?: NodeJS.Timeout;
 
-  constructor(config: ConfigService<Environment, true>, limits: LoginLimitRepository) {
+  constructor(
+    config: ConfigService<Environment, true>,
+    private readonly limits: LoginLimitRepository,
+  ) {
     const duration = config.get('LOGIN_FAILURE_WINDOW_SECONDS', { infer: true });
-    const limiter = (options: {
-      keyPrefix: string;
-      points: number;
-      clearExpiredByTimeout?: boolean;
-    }) => limits.limiter({ duration, ...options });
+    const limiter = (options: { keyPrefix: string; points: number }) =>
+      limits.limiter({ duration, ...options });
     this.perUserAndAddress = limiter({
       keyPrefix: 'user-address',
       points: config.get('LOGIN_MAX_FAILURES_PER_USER_AND_ADDRESS', { infer: true }),
-      // One of the four sweeps the shared table of expired rows, every five minutes.
-      clearExpiredByTimeout: true,
     });
     this.perAddress = limiter({
       keyPrefix: 'address',
@@ -51,6 +52,20 @@ export class LoginThrottleService {
     this.userDelay = limiter({ keyPrefix: 'user-delay', points: 1 });
     this.failuresBeforeDelay = config.get('LOGIN_USER_FAILURES_BEFORE_DELAY', { infer: true });
     this.maxDelaySeconds = config.get('LOGIN_USER_MAX_DELAY_SECONDS', { infer: true });
+  }
+
+  /**
+   * Sweeps the shared table of rows expired an hour ago, every five minutes: the library's
+   * own sweep has a timer that outlives the app (it ran against a closed pool in tests).
+   */
+  onApplicationBootstrap(): void {
+    this.sweeper = setInterval(() => {
+      this.limits.sweep(Date.now() - HOUR_MS).catch(() => undefined);
+    }, SWEEP_EVERY_MS).unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.sweeper);
   }
 
   /** Counts an attempt at `userName` from `address`; 429 with Retry-After when it must wait. */
