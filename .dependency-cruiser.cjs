@@ -18,6 +18,7 @@ const LAYERS = [
   ['directory', 'workflow', 'storage'], // organizations/users/roles; workflows; files
   ['auth'], //                       signing in: sessions, API keys, OpenID Connect
   ['events'], //                     after-commit events, jobs and their handlers
+  ['webhooks'], //                   events sent to the URLs administrators name
   ['metadata', 'demo', 'console', 'health'], // schema API and OpenAPI; the demo domain
   ['app'], //                        the app's composition, the public surface
   ['cli', 'tools'], //               admin commands, developer tools

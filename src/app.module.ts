@@ -14,6 +14,7 @@ import { DemoModule } from './demo/demo.module';
 import { DirectoryModule } from './directory/directory.module';
 import { EntityModule } from './entity/entity.module';
 import { EventsModule } from './events/events.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 import { FetchModule } from './fetch/fetch.module';
 import { ConsoleModule } from './console/console.module';
 import { HealthModule } from './health/health.module';
@@ -91,6 +92,7 @@ export class AppModule {
         WorkflowModule,
         StorageModule,
         EventsModule,
+        WebhooksModule,
         MetadataModule,
         ...modules,
       ],

@@ -87,6 +87,23 @@ export class Environment {
    * announced (another instance's writes, the CLI's), in milliseconds.
    */
   @IsInt() @Min(50) @Max(60_000) EVENTS_POLL_MS: number = 1000;
+  /**
+   * Hosts webhooks may reach although they resolve to a loopback, private or link-local
+   * address (comma-separated names or addresses, as in the URL); empty: none may.
+   */
+  @IsString() WEBHOOK_ALLOWED_HOSTS: string = '';
+  /** How long a webhook's receiver has to answer, in milliseconds. */
+  @IsInt() @Min(100) @Max(60_000) WEBHOOK_TIMEOUT_MS: number = 10_000;
+  /** Failed attempts in a row (across deliveries) after which a webhook is turned off. */
+  @IsInt() @Min(1) WEBHOOK_DISABLE_AFTER: number = 100;
+  /**
+   * A failed delivery is tried again this many times, the first after WEBHOOK_RETRY_SECONDS,
+   * each wait twice the last, up to two hours: with the defaults, for about a day.
+   */
+  @IsInt() @Min(0) @Max(100) WEBHOOK_RETRIES: number = 18;
+  @IsInt() @Min(1) @Max(3_600) WEBHOOK_RETRY_SECONDS: number = 60;
+  /** Deliveries one instance makes at once. */
+  @IsInt() @Min(1) @Max(100) WEBHOOK_CONCURRENCY: number = 10;
   /** Where uploaded bytes go: `fs` (DATA_DIR/files) or `db` (PostgreSQL, shared by instances). */
   @IsIn(STORAGE_DRIVERS) STORAGE_DRIVER: StorageDriver = 'fs';
   /** The largest upload, in bytes; larger is 413 and nothing is stored. */

@@ -1,3 +1,4 @@
+import { readableChanges } from './readable-changes';
 import { ForbiddenException, Injectable } from '@nestjs/common';
 import { AccessScope } from '../access/access.scope';
 import { AccessService } from '../access/access.service';
@@ -149,16 +150,12 @@ export class EntityHistoryService {
 
   /** An entry as the caller may see it: secured values it may not read left out. */
   private shown(scope: AccessScope, entry: NestedEntry): HistoryEntry {
-    const type = this.registry.find(entry.row.entity);
-    let withheld = false;
-    const changes: Record<string, ValueChange> = {};
-    for (const [name, change] of Object.entries(entry.row.changes as Record<string, ValueChange>)) {
-      // A property the model no longer has may have been secured: left out too.
-      const property = type?.properties.get(name);
-      if (!type || !property || !scope.canRead(type, property)) withheld = true;
-      else changes[name] = change;
-    }
     const { row } = entry;
+    const { changes, withheld } = readableChanges(
+      scope,
+      this.registry.find(row.entity),
+      row.changes as Record<string, ValueChange>,
+    );
     return {
       key: row.key,
       occurredAt: row.dateCreated.toISOString(),

@@ -5,11 +5,13 @@ import { ChangeLog } from '../changes/change-log.service';
 import type { Environment } from '../config/environment';
 import { Transaction } from '../database/transaction';
 import { Transactions } from '../database/transactions.service';
+import { uuidOfKeys } from '../queue/job-id';
 import { JobEnvelope, JobQueue } from '../queue/job-queue.service';
 import { byParent, EVENT_OPERATIONS, eventOf } from './entity-event';
 import { DispatchState, EventDispatchRepository } from './event-dispatch.repository';
 import { EventHandlers } from './event-handlers.service';
 import type { EntityEvent } from './entity-event';
+import type { EventRoutes, RoutedEvent } from './event-router';
 
 /** The dispatcher's row in event_dispatch. */
 const NAME = 'events';
@@ -27,7 +29,8 @@ const CHUNK = 500;
  * skip their turn). An entry is held back while an earlier entry of its record is still
  * unread (its transaction id came later, or it lies further in the range), so each
  * subscriber gets a record's events in the order they were written. Woken after each
- * commit of this instance that logged a record, and every EVENTS_POLL_MS for the others'.
+ * commit of this instance that logged a record (while anything takes events: a subscriber,
+ * an active webhook), and every EVENTS_POLL_MS for the others' and for new routes.
  */
 @Injectable()
 export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -38,6 +41,8 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
   private again = false;
   private stopped = false;
   private active = false;
+  /** Whether the last pass found anything that takes events. */
+  private routing = false;
 
   constructor(
     private readonly transactions: Transactions,
@@ -50,14 +55,18 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
   ) {
     this.pollMs = config.get('EVENTS_POLL_MS', { infer: true });
 
-    changeLog.onCommitted(() => this.wake());
+    // While nothing takes events, the poll alone moves the position on: a commit costs
+    // no pass. The first pass that finds a route has each commit wake the next.
+    changeLog.onCommitted(() => {
+      if (this.routing) this.wake();
+    });
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    // The log is read from the first start of an app with subscribers on, by the instances
+    // The log is read from the first start of an app with subscribers or routers on, by the instances
     // that work queues; what commits meanwhile on the others waits for those.
     await this.handlers.declared;
-    if (!this.handlers.anySubscriber) return;
+    if (!this.handlers.anyDestination) return;
     await this.transactions.run(async (tx) =>
       this.state.start(NAME, await this.feed.horizon(tx), tx),
     );
@@ -104,13 +113,18 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
       state.doneKey = 0;
     }
     const range: FeedRange = { from: state.rangeFrom, to: state.rangeTo, after: state.doneKey };
+    const routes = await this.routesIn(tx);
+    // With nothing that takes an event, the range is passed over unread: all of it committed
+    // before this transaction's snapshot, so before any route made since.
+    const reading = this.handlers.anySubscriber || routes.length > 0;
+    this.routing = reading;
     const fresh =
-      range.from < range.to
+      reading && range.from < range.to
         ? await this.feed.recordEntries(range, EVENT_OPERATIONS, CHUNK, tx)
         : [];
     const held = state.pending.length > 0 ? await this.feed.entries(state.pending, tx) : [];
     const { ready, waiting } = await this.inOrder(range, [...fresh, ...held], tx);
-    await this.enqueue(ready, tx);
+    await this.enqueue(ready, routes, tx);
     const next: DispatchState = { ...state, pending: waiting.map((entry) => entry.key) };
     if (fresh.length < CHUNK) {
       next.rangeFrom = state.rangeTo;
@@ -163,14 +177,28 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
     return { ready, waiting };
   }
 
-  /** A job per event and subscriber, keyed by record so that each runs a record's in order. */
-  private async enqueue(entries: FeedRow[], tx: Transaction): Promise<void> {
+  /** The routers' routes as of `tx`, those that route anything. */
+  private async routesIn(tx: Transaction): Promise<EventRoutes[]> {
+    const routes: EventRoutes[] = [];
+    for (const router of this.handlers.routers) {
+      const found = await router.routes(tx);
+      if (found) routes.push(found);
+    }
+    return routes;
+  }
+
+  /**
+   * A job per event and subscriber, keyed by record so that each runs a record's in order;
+   * and to each route the events it wants.
+   */
+  private async enqueue(entries: FeedRow[], routes: EventRoutes[], tx: Transaction): Promise<void> {
     const routed = entries
       .map((entry) => ({
         entry,
         queues: this.handlers.subscribersOf(entry.entity, entry.operation),
+        routes: routes.filter((route) => route.wants(entry)),
       }))
-      .filter(({ queues }) => queues.length > 0);
+      .filter(({ queues, routes }) => queues.length > 0 || routes.length > 0);
     if (routed.length === 0) return;
     const children = await this.feed.childEntries(
       [...new Set(routed.map(({ entry }) => entry.transactionId))],
@@ -181,19 +209,21 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
       string,
       { id: string; data: JobEnvelope<EntityEvent>; singletonKey: string }[]
     >();
-    for (const { entry, queues } of routed) {
-      const data = {
-        organization: entry.idOrganization,
-        actor: entry.idActor,
-        payload: eventOf(entry, below),
-      };
+    const routedEvents = new Map<EventRoutes, RoutedEvent[]>();
+    for (const { entry, queues, routes: wanting } of routed) {
+      const event = eventOf(entry, below);
+      const data = { organization: entry.idOrganization, actor: entry.idActor, payload: event };
       for (const queue of queues) {
         const list = jobs.get(queue) ?? [];
         list.push({ id: jobIdOf(entry), data, singletonKey: recordOf(entry) });
         jobs.set(queue, list);
       }
+      for (const route of wanting) {
+        routedEvents.set(route, [...(routedEvents.get(route) ?? []), { entry, event }]);
+      }
     }
     for (const [queue, list] of jobs) await this.queue.insert(queue, list, tx);
+    for (const [route, events] of routedEvents) await route.send(events, tx);
   }
 }
 
@@ -203,8 +233,7 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
  * by id: an id in key order keeps a record's events in order.
  */
 function jobIdOf(entry: FeedRow): string {
-  const hex = entry.key.toString(16).padStart(32, '0');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return uuidOfKeys(0, entry.key);
 }
 
 function recordOf(entry: FeedRow): string {

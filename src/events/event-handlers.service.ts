@@ -6,6 +6,7 @@ import type { ScopedData } from '../data/scoped-data';
 import { EntityRegistry } from '../model/entity.registry';
 import { JobEnvelope, JobQueue, QueueSettings } from '../queue/job-queue.service';
 import { EntityEvent, EVENT_OPERATIONS } from './entity-event';
+import type { EventRouter } from './event-router';
 import {
   EntityEventSubscription,
   JOB_HANDLER,
@@ -63,6 +64,7 @@ const SUBSCRIBER_QUEUE: QueueSettings = {
 export class EventHandlers implements OnModuleInit, OnApplicationBootstrap {
   private readonly subscribers: Subscriber[] = [];
   private readonly jobs = new Map<string, JobHandler>();
+  private readonly eventRouters: EventRouter[] = [];
   private declaredAll!: () => void;
   /** Settled once every handler's queue exists (the dispatcher sends into them). */
   readonly declared = new Promise<void>((done) => (this.declaredAll = done));
@@ -129,6 +131,7 @@ export class EventHandlers implements OnModuleInit, OnApplicationBootstrap {
     } of this.jobs.values()) {
       await this.queue.declare(name, settings);
     }
+    for (const router of this.eventRouters) await router.declare();
     this.declaredAll();
     for (const subscriber of this.subscribers) {
       await this.queue.work<JobEnvelope<EntityEvent>>(
@@ -154,8 +157,22 @@ export class EventHandlers implements OnModuleInit, OnApplicationBootstrap {
       .map((s) => s.queue);
   }
 
+  /** Whether any event may go anywhere: a subscriber, or a router (which data may feed). */
+  get anyDestination(): boolean {
+    return this.subscribers.length > 0 || this.eventRouters.length > 0;
+  }
+
   get anySubscriber(): boolean {
     return this.subscribers.length > 0;
+  }
+
+  get routers(): readonly EventRouter[] {
+    return this.eventRouters;
+  }
+
+  /** Adds a router; before the app boots (a module's onModuleInit). */
+  addRouter(router: EventRouter): void {
+    this.eventRouters.push(router);
   }
 
   private addSubscriber(subscriber: Subscriber): void {

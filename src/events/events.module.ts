@@ -19,5 +19,6 @@ import { JobsService } from './jobs.service';
   imports: [DiscoveryModule, AccessModule, ChangesModule, DirectoryModule, ModelModule],
   controllers: [JobsController],
   providers: [EventDispatcher, EventDispatchRepository, EventHandlers, JobIdentities, JobsService],
+  exports: [EventHandlers, JobIdentities],
 })
 export class EventsModule {}

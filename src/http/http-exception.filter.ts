@@ -54,7 +54,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException) {
       const response = exception.getResponse();
-      const detail = typeof response === 'string' ? response : detailOf(response);
+      const detail = detailOfException(exception);
       const extra = typeof response === 'object' ? extraFields(response) : {};
       const headers = (exception as { headers?: Record<string, string> }).headers ?? {};
       return { status: exception.getStatus(), body: { ...extra, detail }, headers };
@@ -84,6 +84,12 @@ export class HttpExceptionFilter implements ExceptionFilter {
       exception instanceof NotFoundException && exception.message === `Cannot ${method} ${url}`
     );
   }
+}
+
+/** The `{detail}` an HttpException becomes, for code that words it again. */
+export function detailOfException(exception: HttpException): string {
+  const response = exception.getResponse();
+  return typeof response === 'string' ? response : detailOf(response);
 }
 
 function detailOf(response: object): string {

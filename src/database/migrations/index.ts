@@ -8,6 +8,7 @@ import { AccessControl1795547046060 } from './1795547046060-AccessControl';
 import { OwnerAndLookupIndexes1795635395325 } from './1795635395325-OwnerAndLookupIndexes';
 import { ChangeLog1795700000000 } from './1795700000000-ChangeLog';
 import { Jobs1795800000000 } from './1795800000000-Jobs';
+import { Webhooks1795900000000 } from './1795900000000-Webhooks';
 
 /** Listed, not globbed, so the same list works compiled, under ts-jest and in the CLI. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   OwnerAndLookupIndexes1795635395325,
   ChangeLog1795700000000,
   Jobs1795800000000,
+  Webhooks1795900000000,
 ];

@@ -1,0 +1,229 @@
+import { Injectable } from '@nestjs/common';
+import { GenerateSql, IN_TRANSACTION } from '../database/generate-sql';
+import { Sql } from '../database/sql.service';
+import { Transaction } from '../database/transaction';
+import type { DeliveryAttempt, DeliveryState } from './entities/webhook-delivery.entity';
+
+/** The queue of deliveries (one job per event and webhook, or per test and replay). */
+export const DELIVERY_QUEUE = 'webhook-delivery';
+
+/** An active webhook as the dispatcher routes by it. */
+export interface WebhookRoute {
+  key: number;
+  organization: number;
+  events: string;
+}
+
+/** A webhook as a delivery needs it: with its secret. */
+export interface WebhookTarget {
+  key: number;
+  organization: number;
+  businessUnit: number;
+  owner: number;
+  url: string;
+  condition: string | null;
+  active: boolean;
+  secret: string;
+  dateCreated: Date;
+}
+
+export interface DeliveryRow {
+  key: number;
+  idWebhook: number;
+  jobId: string;
+  eventId: string;
+  eventType: string;
+  payload: object;
+  state: DeliveryState;
+  attempts: DeliveryAttempt[];
+  replayOf: number | null;
+  createdAt: Date;
+}
+
+/** A delivery as its log lists it: when its next attempt comes, from its job. */
+export interface DeliverySummary extends Omit<DeliveryRow, 'payload' | 'jobId' | 'idWebhook'> {
+  nextAttemptAt: Date | null;
+}
+
+export type NewDelivery = Pick<
+  DeliveryRow,
+  'idWebhook' | 'jobId' | 'eventId' | 'eventType' | 'payload' | 'replayOf'
+>;
+
+const DELIVERY_COLUMNS = `d.key, d.id_webhook AS "idWebhook", d.job_id AS "jobId",
+  d.event_id AS "eventId", d.event_type AS "eventType", d.state, d.attempts,
+  d.replay_of AS "replayOf", d.created_at AS "createdAt"`;
+
+/** The webhooks' SQL beside the entity engine's (which reads and writes their records). */
+@Injectable()
+export class WebhookRepository {
+  constructor(private readonly sql: Sql) {}
+
+  @GenerateSql({ params: [IN_TRANSACTION] })
+  routes(tx: Transaction): Promise<WebhookRoute[]> {
+    return this.sql.rows(
+      `SELECT key, id_organization AS organization, events FROM webhook WHERE active`,
+      [],
+      tx,
+    );
+  }
+
+  @GenerateSql({ params: [1] })
+  target(key: number): Promise<WebhookTarget | undefined> {
+    return this.sql.row(
+      `SELECT key, id_organization AS organization, id_business_unit AS "businessUnit",
+              id_user AS owner, url, condition, active,
+              secret, date_created AS "dateCreated"
+         FROM webhook WHERE key = $1`,
+      [key],
+    );
+  }
+
+  /** Whether the organization has the webhook. */
+  @GenerateSql({ params: [1, 1] })
+  async exists(key: number, organization: number): Promise<boolean> {
+    const row = await this.sql.row(
+      `SELECT 1 FROM webhook WHERE key = $1 AND id_organization = $2`,
+      [key, organization],
+    );
+    return row !== undefined;
+  }
+
+  @GenerateSql({ params: [1, IN_TRANSACTION] })
+  async secret(key: number, tx: Transaction): Promise<string | undefined> {
+    const row = await this.sql.row<{ secret: string }>(
+      `SELECT secret FROM webhook WHERE key = $1`,
+      [key],
+      tx,
+    );
+    return row?.secret;
+  }
+
+  @GenerateSql({ params: [1, 'whsec_c2VjcmV0', IN_TRANSACTION] })
+  async setSecret(key: number, secret: string, tx: Transaction): Promise<void> {
+    await this.sql.run(`UPDATE webhook SET secret = $2 WHERE key = $1`, [key, secret], tx);
+  }
+
+  @GenerateSql({ params: ['00000000-0000-0000-0000-000000000000'] })
+  byJob(jobId: string): Promise<DeliveryRow | undefined> {
+    return this.sql.row(
+      `SELECT ${DELIVERY_COLUMNS}, d.payload FROM webhook_delivery d WHERE d.job_id = $1`,
+      [jobId],
+    );
+  }
+
+  @GenerateSql({ params: [1, 1] })
+  delivery(webhook: number, key: number): Promise<DeliveryRow | undefined> {
+    return this.sql.row(
+      `SELECT ${DELIVERY_COLUMNS}, d.payload FROM webhook_delivery d
+        WHERE d.id_webhook = $1 AND d.key = $2`,
+      [webhook, key],
+    );
+  }
+
+  /** Newest first, before the delivery `before` when given. */
+  @GenerateSql({ params: [1, null, 50] })
+  deliveries(webhook: number, before: number | null, limit: number): Promise<DeliverySummary[]> {
+    return this.sql.rows(
+      `SELECT ${DELIVERY_COLUMNS},
+              CASE WHEN j.state IN ('created', 'retry') THEN j.start_after END AS "nextAttemptAt"
+         FROM webhook_delivery d
+         LEFT JOIN pgboss.job j ON j.name = '${DELIVERY_QUEUE}' AND j.id = d.job_id
+        WHERE d.id_webhook = $1 AND ($2::int8 IS NULL OR d.key < $2)
+        ORDER BY d.key DESC LIMIT $3`,
+      [webhook, before, limit],
+    );
+  }
+
+  /**
+   * The delivery, made once: a repeat of its job finds the one made first. Undefined when
+   * the webhook is gone (deleted meanwhile).
+   */
+  @GenerateSql({
+    params: [
+      {
+        idWebhook: 1,
+        jobId: '00000000-0000-0000-0000-000000000000',
+        eventId: '1',
+        eventType: 'account.created',
+        payload: {},
+        replayOf: null,
+      },
+      IN_TRANSACTION,
+    ],
+  })
+  insert(delivery: NewDelivery, tx?: Transaction): Promise<DeliveryRow | undefined> {
+    return this.sql.row<DeliveryRow>(
+      `INSERT INTO webhook_delivery (id_webhook, job_id, event_id, event_type, payload, replay_of)
+       SELECT key, $2, $3, $4, $5, $6 FROM webhook WHERE key = $1
+       ON CONFLICT (job_id) DO UPDATE SET job_id = EXCLUDED.job_id
+       RETURNING key, id_webhook AS "idWebhook", job_id AS "jobId", event_id AS "eventId",
+                 event_type AS "eventType", payload, state, attempts, replay_of AS "replayOf",
+                 created_at AS "createdAt"`,
+      [
+        delivery.idWebhook,
+        delivery.jobId,
+        delivery.eventId,
+        delivery.eventType,
+        delivery.payload,
+        delivery.replayOf,
+      ],
+      tx,
+    );
+  }
+
+  @GenerateSql({
+    params: [
+      1,
+      { at: '2026-01-01T00:00:00.000Z', status: 200, durationMs: 5 },
+      'delivered',
+      IN_TRANSACTION,
+    ],
+  })
+  async recordAttempt(
+    key: number,
+    attempt: DeliveryAttempt,
+    state: DeliveryState,
+    tx: Transaction,
+  ): Promise<void> {
+    await this.sql.run(
+      `UPDATE webhook_delivery SET attempts = attempts || jsonb_build_array($2::jsonb), state = $3
+        WHERE key = $1`,
+      [key, attempt, state],
+      tx,
+    );
+  }
+
+  @GenerateSql({ params: [1, 'cancelled'] })
+  async setState(key: number, state: DeliveryState): Promise<void> {
+    await this.sql.run(`UPDATE webhook_delivery SET state = $2 WHERE key = $1`, [key, state]);
+  }
+
+  @GenerateSql({ params: [1, IN_TRANSACTION] })
+  async succeeded(webhook: number, tx: Transaction): Promise<void> {
+    await this.sql.run(
+      `UPDATE webhook SET failures_in_row = 0 WHERE key = $1 AND failures_in_row <> 0`,
+      [webhook],
+      tx,
+    );
+  }
+
+  /**
+   * Counts a failed attempt; at `limit` in a row, turns the webhook off with `reason`.
+   * Whether this attempt turned it off.
+   */
+  @GenerateSql({ params: [1, 100, 'failed', IN_TRANSACTION] })
+  async failed(webhook: number, limit: number, reason: string, tx: Transaction): Promise<boolean> {
+    const { rows } = await this.sql.changed(
+      `UPDATE webhook SET failures_in_row = failures_in_row + 1,
+              active = active AND failures_in_row + 1 < $2,
+              disabled_reason = CASE WHEN active AND failures_in_row + 1 >= $2 THEN $3
+                                     ELSE disabled_reason END
+        WHERE key = $1
+        RETURNING disabled_reason = $3 AND failures_in_row = $2 AS "turnedOff"`,
+      [webhook, limit, reason],
+      tx,
+    );
+    return (rows[0] as { turnedOff: boolean } | undefined)?.turnedOff === true;
+  }
+}

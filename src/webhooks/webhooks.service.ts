@@ -1,0 +1,138 @@
+import {
+  BadRequestException,
+  ForbiddenException,
+  Injectable,
+  NotFoundException,
+} from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { AccessService } from '../access/access.service';
+import { Identity } from '../common/identity';
+import { DataService } from '../data/data.service';
+import { Transaction } from '../database/transaction';
+import { Transactions } from '../database/transactions.service';
+import { JobEnvelope, JobQueue } from '../queue/job-queue.service';
+import { CreateWebhookDto, CreatedWebhookDto } from './dto/webhook.dto';
+import { newSecret } from './webhook.hooks';
+import {
+  DELIVERY_QUEUE,
+  DeliveryRow,
+  DeliverySummary,
+  NewDelivery,
+  WebhookRepository,
+} from './webhook.repository';
+import type { ReadyDelivery } from './webhook-jobs';
+
+/** The most deliveries one page of the log lists. */
+export const DELIVERIES_LIMIT = 200;
+
+/**
+ * What administrators do with their organization's webhooks beside the entity API (which
+ * reads, changes and deletes them): make one and see its secret, get a new secret, send a
+ * test, read the delivery log, replay a delivery.
+ */
+@Injectable()
+export class WebhooksService {
+  constructor(
+    private readonly data: DataService,
+    private readonly access: AccessService,
+    private readonly transactions: Transactions,
+    private readonly repository: WebhookRepository,
+    private readonly queue: JobQueue,
+  ) {}
+
+  /** Made through the entity engine as the caller (its rules, its change log), secret shown. */
+  create(identity: Identity, dto: CreateWebhookDto): Promise<CreatedWebhookDto> {
+    return this.data.transaction(identity, async (data) => {
+      // The DTO names every property; those the client left out are not sent as nulls.
+      const properties = Object.fromEntries(
+        Object.entries(dto).filter(([, value]) => value !== undefined),
+      );
+      const { key } = await data.create('webhook', { entity_name: 'webhook', properties });
+      // Made by this transaction's hooks: it is there.
+      return { key, secret: (await this.repository.secret(key, data.transaction))! };
+    });
+  }
+
+  async rotateSecret(identity: Identity, key: number): Promise<string> {
+    await this.assertManages(identity, key);
+    const secret = newSecret();
+    await this.transactions.run((tx) => this.repository.setSecret(key, secret, tx));
+    return secret;
+  }
+
+  /** A `webhook.test` event, sent as any delivery (signed, logged, tried again). */
+  async test(identity: Identity, key: number): Promise<number> {
+    await this.assertManages(identity, key);
+    const id = `test-${randomUUID()}`;
+    const payload = {
+      id,
+      type: 'webhook.test',
+      occurredAt: new Date().toISOString(),
+      organization: identity.organizationKey,
+      actor: { user: identity.userKey, name: identity.userName },
+      webhook: key,
+    };
+    return this.send(identity, key, { eventId: id, eventType: 'webhook.test', payload });
+  }
+
+  async replay(identity: Identity, key: number, deliveryKey: number): Promise<number> {
+    const { eventId, eventType, payload } = await this.delivery(identity, key, deliveryKey);
+    return this.send(identity, key, { eventId, eventType, payload, replayOf: deliveryKey });
+  }
+
+  async deliveries(
+    identity: Identity,
+    key: number,
+    before: number | null,
+    limit: number,
+  ): Promise<DeliverySummary[]> {
+    if (limit < 1 || limit > DELIVERIES_LIMIT) {
+      throw new BadRequestException(
+        `limit must be between 1 and ${DELIVERIES_LIMIT}, not ${limit}`,
+      );
+    }
+    await this.assertManages(identity, key);
+    return this.repository.deliveries(key, before, limit);
+  }
+
+  async delivery(identity: Identity, key: number, deliveryKey: number): Promise<DeliveryRow> {
+    await this.assertManages(identity, key);
+    const delivery = await this.repository.delivery(key, deliveryKey);
+    if (!delivery) throw new NotFoundException(`Webhook ${key} has no delivery ${deliveryKey}`);
+    return delivery;
+  }
+
+  /** A delivery and its job, made by one transaction. */
+  private send(
+    identity: Identity,
+    key: number,
+    delivery: Omit<NewDelivery, 'idWebhook' | 'jobId' | 'replayOf'> & { replayOf?: number },
+  ): Promise<number> {
+    const jobId = randomUUID();
+    const data: JobEnvelope<ReadyDelivery> = {
+      organization: identity.organizationKey,
+      actor: identity.userKey,
+      payload: { webhook: key },
+    };
+    return this.transactions.run(async (tx: Transaction) => {
+      const row = await this.repository.insert(
+        { ...delivery, idWebhook: key, jobId, replayOf: delivery.replayOf ?? null },
+        tx,
+      );
+      if (!row) throw new NotFoundException(`No webhook ${key}`);
+      await this.queue.insert(DELIVERY_QUEUE, [{ id: jobId, data }], tx);
+      return row.key;
+    });
+  }
+
+  /** 403 unless an administrator; 404 unless the webhook is of the caller's organization. */
+  private async assertManages(identity: Identity, key: number): Promise<void> {
+    const scope = await this.access.scopeOf(identity);
+    if (!(await this.repository.exists(key, identity.organizationKey))) {
+      throw new NotFoundException(`No webhook ${key}`);
+    }
+    if (!scope.isAdministrator) {
+      throw new ForbiddenException('Only administrators manage webhooks');
+    }
+  }
+}

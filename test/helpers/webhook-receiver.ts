@@ -1,0 +1,82 @@
+import { createServer, IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/**
+ * A webhook receiver on loopback. What it answers depends on the path's first part:
+ * `/ok/…` 200, `/fail-once/…` 500 then 200, `/fail/…` 500, `/hang/…` never, `/close/…`
+ * the connection closed, `/redirect/…` 302 to `/ok/…`.
+ */
+export class WebhookReceiver {
+  readonly received: Received[] = [];
+  private readonly failed = new Set<string>();
+  private readonly hanging = new Set<ServerResponse>();
+  private server!: Server;
+  url = '';
+
+  async start(): Promise<void> {
+    this.server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const path = request.url ?? '';
+        this.received.push({
+          path,
+          headers: request.headers,
+          body: Buffer.concat(chunks).toString(),
+        });
+        this.answer(path, response);
+      });
+    });
+    await new Promise<void>((done) => this.server.listen(0, '127.0.0.1', done));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** The bodies received on `path`, parsed. */
+  bodies(path: string): Record<string, unknown>[] {
+    return this.received
+      .filter((r) => r.path === path)
+      .map((r) => JSON.parse(r.body) as Record<string, unknown>);
+  }
+
+  async stop(): Promise<void> {
+    for (const response of this.hanging) response.destroy();
+    this.server.closeAllConnections();
+    await new Promise((done) => this.server.close(done));
+  }
+
+  private answer(path: string, response: ServerResponse): void {
+    const [, kind] = path.split('/');
+    switch (kind) {
+      case 'ok':
+        response.end('ok');
+        return;
+      case 'fail-once':
+        if (this.failed.has(path)) response.end('ok');
+        else {
+          this.failed.add(path);
+          response.writeHead(500).end('not yet');
+        }
+        return;
+      case 'fail':
+        response.writeHead(500).end('no');
+        return;
+      case 'hang':
+        this.hanging.add(response);
+        return;
+      case 'close':
+        response.socket?.destroy();
+        return;
+      case 'redirect':
+        response.writeHead(302, { location: path.replace('/redirect/', '/ok/') }).end();
+        return;
+      default:
+        response.writeHead(404).end();
+    }
+  }
+}
