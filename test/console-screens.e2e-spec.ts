@@ -334,7 +334,7 @@ describe('the console screens', () => {
       await ui.signIn();
       const group = page.getByRole('group', { name: 'Administration' });
       // The navigation is drawn from the metadata once it arrives: wait for its last link.
-      await group.getByRole('link', { name: 'Audit' }).waitFor();
+      await group.getByRole('link', { name: 'Jobs' }).waitFor();
       await expect(group.getByRole('link').allTextContents()).resolves.toEqual([
         'Role',
         'User',
@@ -342,6 +342,8 @@ describe('the console screens', () => {
         'Organization',
         'Access',
         'Audit',
+        'Webhooks',
+        'Jobs',
       ]);
       await expect(ui.nav.getByRole('link', { name: 'Change log' }).count()).resolves.toBe(0);
       await ui.open('Audit');

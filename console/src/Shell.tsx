@@ -13,6 +13,8 @@ import { ChangePassword } from './session/ChangePassword';
 import { Alert } from './ui/Alert';
 import { markFirstScreen } from './ui/first-screen';
 import { useRead } from './ui/use-read';
+import { Jobs } from './jobs/Jobs';
+import { Webhooks } from './webhooks/Webhooks';
 import { Workflows } from './workflows/Workflows';
 
 // The editor (CodeMirror) is most of the console's script: fetched when first opened.
@@ -40,9 +42,9 @@ export function Shell({ info, onSignedOut }: { info: ServerInfo; onSignedOut: ()
   );
   const business = topLevel.filter((type) => !ADMINISTRATION_TYPES.includes(type.name));
   const administration = ADMINISTRATION_TYPES.flatMap((name) => types.get(name) ?? []);
-  const sections = (Object.keys(SECTIONS) as Section[]).filter(shownFor(types));
   const may = (type: string, action: 'create' | 'delete') =>
     (granted?.entities[type]?.[action] ?? 'none') !== 'none';
+  const sections = (Object.keys(SECTIONS) as Section[]).filter(shownFor(types, may));
 
   return (
     <div className="shell">
@@ -151,6 +153,10 @@ function Screen({
           return <Access types={types} />;
         case 'audit':
           return <Audit types={types} />;
+        case 'webhooks':
+          return <Webhooks />;
+        case 'jobs':
+          return <Jobs />;
       }
       break;
     case 'home':
@@ -160,13 +166,28 @@ function Screen({
 
 /** Who runs the organization: its people, units and roles, after the business's own types. */
 const ADMINISTRATION_TYPES = ['role', 'user', 'business_unit', 'organization'];
-const ADMINISTRATION_SECTIONS: Section[] = ['access', 'audit'];
-/** Types with a screen of their own: the change log is the Audit. */
-const SHOWN_ELSEWHERE = new Set(['change_log']);
+const ADMINISTRATION_SECTIONS: Section[] = ['access', 'audit', 'webhooks', 'jobs'];
+/** Types with a screen of their own: the change log is the Audit, webhooks Webhooks. */
+const SHOWN_ELSEWHERE = new Set(['change_log', 'webhook']);
 
-/** Access is for those who may read roles; the audit for those who may read the change log. */
-const shownFor = (types: TypeIndex) => (section: Section) =>
-  (section !== 'access' || types.has('role')) && (section !== 'audit' || types.has('change_log'));
+/**
+ * Access is for those who may read roles; the audit for those who may read the change
+ * log; webhooks and failed jobs for administrators (only they may make a webhook).
+ */
+const shownFor =
+  (types: TypeIndex, may: (type: string, action: 'create') => boolean) => (section: Section) => {
+    switch (section) {
+      case 'access':
+        return types.has('role');
+      case 'audit':
+        return types.has('change_log');
+      case 'webhooks':
+      case 'jobs':
+        return may('webhook', 'create');
+      default:
+        return true;
+    }
+  };
 
 function NavLink({ route, current, children }: { route: Route; current: Route; children: string }) {
   const href = hrefOf(route);

@@ -8,6 +8,8 @@ export const SECTIONS = {
   'api-keys': 'API keys',
   access: 'Access',
   audit: 'Audit',
+  webhooks: 'Webhooks',
+  jobs: 'Jobs',
 } as const;
 export type Section = keyof typeof SECTIONS;
 

@@ -134,10 +134,8 @@ export class EventHandlers implements OnModuleInit, OnApplicationBootstrap {
     for (const router of this.eventRouters) await router.declare();
     this.declaredAll();
     for (const subscriber of this.subscribers) {
-      await this.queue.work<JobEnvelope<EntityEvent>>(
-        subscriber.queue,
-        (job) => this.runHandler(subscriber.run, job.data.payload, job, job.data.actor),
-        { ordered: true },
+      await this.queue.work<JobEnvelope<EntityEvent>>(subscriber.queue, (job) =>
+        this.runHandler(subscriber.run, job.data.payload, job, job.data.actor),
       );
     }
     for (const { name, schedule, concurrency, run } of this.jobs.values()) {

@@ -47,9 +47,16 @@ INSERT INTO webhook_delivery (id_webhook, job_id, event_id, event_type, payload,
   created_at AS "createdAt";
 
 -- WebhookRepository.recordAttempt
--- arguments: 1, {"at":"2026-01-01T00:00:00.000Z","status":200,"durationMs":5}, "delivered", <transaction>
-UPDATE webhook_delivery SET attempts = attempts || jsonb_build_array($2::jsonb), state = $3
-  WHERE key = $1;
+-- arguments: {"idWebhook":1,"jobId":"00000000-0000-0000-0000-000000000000","eventId":"1","eventType":"account.created","payload":{},"replayOf":null}, {"at":"2026-01-01T00:00:00.000Z","status":200,"durationMs":5}, "delivered", <transaction>
+WITH saved AS (
+  INSERT INTO webhook_delivery
+  (id_webhook, job_id, event_id, event_type, payload, replay_of, attempts, state)
+  SELECT key, $2, $3, $4, $5, $6, jsonb_build_array($7::jsonb), $8 FROM webhook WHERE key = $1
+  ON CONFLICT (job_id) DO UPDATE
+  SET attempts = webhook_delivery.attempts || EXCLUDED.attempts, state = EXCLUDED.state
+  RETURNING id_webhook)
+  UPDATE webhook SET failures_in_row = 0
+  WHERE key IN (SELECT id_webhook FROM saved) AND $8 = 'delivered' AND failures_in_row <> 0;
 
 -- WebhookRepository.routes
 -- arguments: <transaction>
@@ -66,10 +73,6 @@ UPDATE webhook SET secret = $2 WHERE key = $1;
 -- WebhookRepository.setState
 -- arguments: 1, "cancelled"
 UPDATE webhook_delivery SET state = $2 WHERE key = $1;
-
--- WebhookRepository.succeeded
--- arguments: 1, <transaction>
-UPDATE webhook SET failures_in_row = 0 WHERE key = $1 AND failures_in_row <> 0;
 
 -- WebhookRepository.target
 -- arguments: 1

@@ -127,31 +127,32 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
   /**
    * Runs `handler` for each job of `name`, `concurrency` at a time, where this instance
    * works queues. A handler that throws fails the attempt: tried again as the queue says.
-   * `ordered`: the queue runs a key's jobs one after the other (key_strict_fifo).
    */
   async work<T>(
     name: string,
     handler: (job: QueuedJob<T>) => Promise<void>,
-    { concurrency = 1, ordered = false }: { concurrency?: number; ordered?: boolean } = {},
+    { concurrency = 1 }: { concurrency?: number } = {},
   ): Promise<void> {
     if (!this.works) return;
-    const started: { worker?: string } = {};
-    started.worker = await this.boss.work<T>(
-      name,
-      {
-        batchSize: 1,
-        localConcurrency: concurrency,
-        pollingIntervalSeconds: POLLING_SECONDS,
-        // Polled as often when new jobs are announced: a retry coming due is not.
-        notifyPollingIntervalSeconds: POLLING_SECONDS,
-      },
-      async ([job]) => {
-        await handler({ id: job.id, name, data: job.data, retryCount: job.retryCount });
-        // In a queue that keeps a key's order, the key's next job waited on this one: fetched
-        // at once, not after a poll.
-        if (ordered && started.worker) this.boss.notifyWorker(started.worker);
-      },
-    );
+    // A worker each, not one with localConcurrency: a worker that ended a job fetches the
+    // next at once (a queue with more waiting, or a key's next job in order), and only a
+    // worker's own id can be woken; pg-boss would otherwise wait out its poll between jobs.
+    for (let i = 0; i < concurrency; i++) {
+      const started: { worker?: string } = {};
+      started.worker = await this.boss.work<T>(
+        name,
+        {
+          batchSize: 1,
+          pollingIntervalSeconds: POLLING_SECONDS,
+          // Polled as often when new jobs are announced: a retry coming due is not.
+          notifyPollingIntervalSeconds: POLLING_SECONDS,
+        },
+        async ([job]) => {
+          await handler({ id: job.id, name, data: job.data, retryCount: job.retryCount });
+          if (started.worker) this.boss.notifyWorker(started.worker);
+        },
+      );
+    }
   }
 
   /** Sends `name` a job at each time of `cron` (UTC), once across every instance. */

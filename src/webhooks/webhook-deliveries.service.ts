@@ -19,7 +19,7 @@ import { DeliveryJob, EventDelivery } from './webhook-jobs';
 import { TransportResult, WebhookTransport } from './webhook-transport';
 import {
   DELIVERY_QUEUE,
-  DeliveryRow,
+  NewDelivery,
   WebhookRepository,
   WebhookTarget,
 } from './webhook.repository';
@@ -63,44 +63,48 @@ export class WebhookDeliveries {
     // Deleted: its deliveries went with it.
     if (!webhook) return;
     const fromEvent = 'event' in work;
-    let delivery = await this.repository.byJob(job.id);
-    if (!delivery) {
-      if (!fromEvent || !webhook.active) return;
-      const payload = await this.payloadFor(webhook, work);
-      if (!payload) return;
-      const made = await this.repository.insert({
-        idWebhook: webhook.key,
-        jobId: job.id,
-        eventId: work.event.id,
-        eventType: work.event.type,
-        payload,
-        replayOf: null,
-      });
-      if (!made) return;
-      delivery = made;
-    }
-    if (delivery.state !== 'pending' && delivery.state !== 'retrying') return;
+    // An event's delivery is made at its first attempt's end; a test's or replay's, asked for.
+    const made =
+      fromEvent && job.retryCount === 0 ? undefined : await this.repository.byJob(job.id);
+    if (made && made.state !== 'pending' && made.state !== 'retrying') return;
     // Turned off meanwhile: an event's delivery is dropped; a test or replay, asked for, goes.
     if (!webhook.active && fromEvent) {
-      await this.repository.setState(delivery.key, 'cancelled');
+      if (made) await this.repository.setState(made.key, 'cancelled');
       return;
     }
+    let delivery: NewDelivery | undefined = made;
+    if (!delivery && fromEvent) {
+      const payload = await this.payloadFor(webhook, work);
+      if (payload) {
+        const { id: eventId, type: eventType } = work.event;
+        delivery = {
+          idWebhook: webhook.key,
+          jobId: job.id,
+          eventId,
+          eventType,
+          payload,
+          replayOf: null,
+        };
+      }
+    }
+    if (!delivery) return;
     const attempt = await this.attempt(webhook, delivery);
     const delivered = attempt.status !== undefined && attempt.status >= 200 && attempt.status < 300;
     const last = job.retryCount >= this.retries;
-    await this.transactions.run(async (tx) => {
-      const state = delivered ? 'delivered' : last ? 'failed' : 'retrying';
-      await this.repository.recordAttempt(delivery.key, attempt, state, tx);
-      if (delivered) await this.repository.succeeded(webhook.key, tx);
-      else await this.countFailure(webhook, attempt, tx);
-    });
-    if (!delivered && !last) {
-      throw new Error(`webhook ${webhook.key}: ${failureOf(attempt)}; tried again later`);
+    const state = delivered ? 'delivered' : last ? 'failed' : 'retrying';
+    if (delivered) {
+      await this.repository.recordAttempt(delivery, attempt, state);
+      return;
     }
+    await this.transactions.run(async (tx) => {
+      await this.repository.recordAttempt(delivery, attempt, state, tx);
+      await this.countFailure(webhook, attempt, tx);
+    });
+    if (!last) throw new Error(`webhook ${webhook.key}: ${failureOf(attempt)}; tried again later`);
   }
 
   /** One attempt, signed now; its failure (a refused address too) recorded, never thrown. */
-  private async attempt(webhook: WebhookTarget, delivery: DeliveryRow): Promise<DeliveryAttempt> {
+  private async attempt(webhook: WebhookTarget, delivery: NewDelivery): Promise<DeliveryAttempt> {
     const at = new Date();
     const started = performance.now();
     let result: TransportResult;

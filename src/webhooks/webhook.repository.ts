@@ -172,24 +172,52 @@ export class WebhookRepository {
     );
   }
 
+  /**
+   * An attempt of the delivery of `delivery.jobId`, appended to its log, the delivery made
+   * with its body at its first; a success starts the webhook's count of failures afresh.
+   * One statement: nothing when the webhook is gone.
+   */
   @GenerateSql({
     params: [
-      1,
+      {
+        idWebhook: 1,
+        jobId: '00000000-0000-0000-0000-000000000000',
+        eventId: '1',
+        eventType: 'account.created',
+        payload: {},
+        replayOf: null,
+      },
       { at: '2026-01-01T00:00:00.000Z', status: 200, durationMs: 5 },
       'delivered',
       IN_TRANSACTION,
     ],
   })
   async recordAttempt(
-    key: number,
+    delivery: NewDelivery,
     attempt: DeliveryAttempt,
     state: DeliveryState,
-    tx: Transaction,
+    tx?: Transaction,
   ): Promise<void> {
     await this.sql.run(
-      `UPDATE webhook_delivery SET attempts = attempts || jsonb_build_array($2::jsonb), state = $3
-        WHERE key = $1`,
-      [key, attempt, state],
+      `WITH saved AS (
+         INSERT INTO webhook_delivery
+                (id_webhook, job_id, event_id, event_type, payload, replay_of, attempts, state)
+         SELECT key, $2, $3, $4, $5, $6, jsonb_build_array($7::jsonb), $8 FROM webhook WHERE key = $1
+         ON CONFLICT (job_id) DO UPDATE
+            SET attempts = webhook_delivery.attempts || EXCLUDED.attempts, state = EXCLUDED.state
+         RETURNING id_webhook)
+       UPDATE webhook SET failures_in_row = 0
+        WHERE key IN (SELECT id_webhook FROM saved) AND $8 = 'delivered' AND failures_in_row <> 0`,
+      [
+        delivery.idWebhook,
+        delivery.jobId,
+        delivery.eventId,
+        delivery.eventType,
+        delivery.payload,
+        delivery.replayOf,
+        attempt,
+        state,
+      ],
       tx,
     );
   }
@@ -197,15 +225,6 @@ export class WebhookRepository {
   @GenerateSql({ params: [1, 'cancelled'] })
   async setState(key: number, state: DeliveryState): Promise<void> {
     await this.sql.run(`UPDATE webhook_delivery SET state = $2 WHERE key = $1`, [key, state]);
-  }
-
-  @GenerateSql({ params: [1, IN_TRANSACTION] })
-  async succeeded(webhook: number, tx: Transaction): Promise<void> {
-    await this.sql.run(
-      `UPDATE webhook SET failures_in_row = 0 WHERE key = $1 AND failures_in_row <> 0`,
-      [webhook],
-      tx,
-    );
   }
 
   /**

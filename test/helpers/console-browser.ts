@@ -21,11 +21,17 @@ export interface ConsoleSuite {
   browser: Browser;
 }
 
-/** Starts the app (with `env`) and Chromium before the suite's tests, and stops both after. */
-export function consoleSuite(env: Record<string, string> = {}): ConsoleSuite {
+/**
+ * Starts the app (with `env`, and `modules` beside its own) and Chromium before the suite's
+ * tests, and stops both after.
+ */
+export function consoleSuite(
+  env: Record<string, string> = {},
+  modules: Parameters<typeof createTestApp>[1] = [],
+): ConsoleSuite {
   const suite = {} as ConsoleSuite;
   beforeAll(async () => {
-    suite.t = await createTestApp(env);
+    suite.t = await createTestApp(env, modules);
     suite.base = await listen(suite.t);
     suite.browser = await launchChromium();
   });

@@ -3,13 +3,13 @@ import { ApiKeyInfo, apiKeys, createApiKey, revokeApiKey } from '../api/api-keys
 import { ApiError } from '../api/http';
 import { Alert } from '../ui/Alert';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
+import { ShownOnce } from '../ui/ShownOnce';
 import { useRead } from '../ui/use-read';
 
 /** The user's API keys: create one (its secret shown this once), list them, revoke one. */
 export function ApiKeys() {
   const { value: keys, error, setError, reload: list } = useRead<ApiKeyInfo[]>(apiKeys, []);
   const [created, setCreated] = useState<{ name: string; key: string }>();
-  const [copied, setCopied] = useState(false);
   const [revoking, setRevoking] = useState<ApiKeyInfo>();
 
   const create = (event: FormEvent<HTMLFormElement>) => {
@@ -18,7 +18,6 @@ export function ApiKeys() {
     const data = new FormData(form);
     const expires = String(data.get('expires') ?? '');
     setError(undefined);
-    setCopied(false);
     createApiKey(String(data.get('name')), expires ? new Date(expires).toISOString() : undefined)
       .then((key) => {
         form.reset();
@@ -48,20 +47,9 @@ export function ApiKeys() {
       </form>
       <Alert message={error} />
       {created && (
-        <div className="secret" role="status">
-          <p>
-            The key <strong>{created.name}</strong>, shown this once: copy it now.
-          </p>
-          <input aria-label="New API key" value={created.key} readOnly />
-          <button
-            type="button"
-            onClick={() =>
-              void navigator.clipboard.writeText(created.key).then(() => setCopied(true))
-            }
-          >
-            {copied ? 'Copied' : 'Copy'}
-          </button>
-        </div>
+        <ShownOnce key={created.key} label="New API key" value={created.key}>
+          The key <strong>{created.name}</strong>, shown this once: copy it now.
+        </ShownOnce>
       )}
       <table aria-label="API keys">
         <thead>

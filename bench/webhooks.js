@@ -1,0 +1,257 @@
+'use strict';
+/**
+ * `npm run bench:webhooks` (issue 33's figures): the built app on a fresh database with
+ * the demo data, and a webhook receiver on loopback in this process that answers 200 at
+ * once and keeps each delivery's `webhook-id` and arrival time.
+ *
+ *   1. latency, on the idle server: one webhook on account.created; LATENCY_REQUESTS
+ *      creates one after the other, LATENCY_GAP_MS apart; for each, the time from the
+ *      create being sent to its event reaching the receiver (an upper bound of commit →
+ *      delivery): p50, p95, max. Must hold: p95 ≤ 1 s.
+ *   2. throughput A/B, in one run: autocannon creating accounts for BENCH_DURATION s at
+ *      BENCH_CONNECTIONS, with the webhook turned off (nothing takes events) and on, in
+ *      turn for BENCH_ROUNDS rounds; after an "on" round, every event of it is waited for
+ *      before the next round starts, so no round pays for another's deliveries. Must hold:
+ *      on ÷ off ≥ 0.8 (median of the rounds' ratios).
+ *   3. a burst of BURST creates at BENCH_CONNECTIONS with the webhook on: the time from the
+ *      first create to the last delivery, events missing, duplicates. Must hold: none
+ *      missing, the last within 60 s.
+ *
+ * Env: BENCH_DATABASE_URL (else the embedded server), BENCH_DURATION (10), BENCH_CONNECTIONS
+ * (10), BENCH_ROUNDS (3), LATENCY_REQUESTS (200), LATENCY_GAP_MS (50), BURST (10000).
+ */
+const http = require('node:http');
+const autocannon = require('autocannon');
+const {
+  ADMIN_PASSWORD,
+  createDatabase,
+  databaseUrl,
+  log,
+  median,
+  numberFromEnv: number,
+  percentile,
+  request,
+  runBenchmark,
+  signIn,
+  sleep,
+  startServer,
+} = require('./harness');
+
+const SETTINGS = {
+  duration: number('BENCH_DURATION', 10),
+  connections: number('BENCH_CONNECTIONS', 10),
+  rounds: number('BENCH_ROUNDS', 3),
+  latencyRequests: number('LATENCY_REQUESTS', 200),
+  latencyGapMs: number('LATENCY_GAP_MS', 50),
+  burst: number('BURST', 10_000),
+};
+/** The longest a phase waits for its last deliveries. */
+const DRAIN_TIMEOUT_MS = 180_000;
+
+/** The loopback receiver: every delivery's id and arrival, and who waits for which key. */
+class Receiver {
+  constructor() {
+    this.ids = new Set();
+    this.deliveries = 0;
+    this.lastArrival = 0;
+    this.waiting = new Map();
+    this.arrivals = new Map();
+    this.since = 0;
+    this.server = http.createServer((req, res) => {
+      const chunks = [];
+      req.on('data', (chunk) => chunks.push(chunk));
+      req.on('end', () => {
+        const arrival = performance.now();
+        res.end('ok');
+        const event = JSON.parse(Buffer.concat(chunks).toString());
+        // A phase counts the events of its own creates (a round's late ones are not).
+        if (Date.parse(event.occurredAt) < this.since) return;
+        this.deliveries++;
+        this.ids.add(req.headers['webhook-id']);
+        this.lastArrival = arrival;
+        const waiting = this.waiting.get(event.key);
+        if (waiting) waiting(arrival);
+        else if (this.tracking) this.arrivals.set(event.key, arrival);
+      });
+    });
+  }
+
+  async start() {
+    await new Promise((done) => this.server.listen(0, '127.0.0.1', done));
+    this.url = `http://127.0.0.1:${this.server.address().port}/hook`;
+  }
+
+  /** Forgets what came so far: a phase counts its own deliveries. */
+  reset() {
+    this.ids.clear();
+    this.deliveries = 0;
+    this.since = Date.now();
+  }
+
+  /** Resolves with the arrival time of the event of account `key`. */
+  arrivalOf(key) {
+    // The event may come before the create's answer reaches this process.
+    if (this.arrivals.has(key)) return Promise.resolve(this.arrivals.get(key));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no delivery for account ${key}`)), 30_000);
+      this.waiting.set(key, (arrival) => {
+        clearTimeout(timer);
+        this.waiting.delete(key);
+        resolve(arrival);
+      });
+    });
+  }
+
+  async drained(expected) {
+    const deadline = Date.now() + DRAIN_TIMEOUT_MS;
+    while (this.ids.size < expected) {
+      if (Date.now() > deadline) return false;
+      await sleep(50);
+    }
+    return true;
+  }
+
+  stop() {
+    this.server.closeAllConnections();
+    return new Promise((done) => this.server.close(done));
+  }
+}
+
+const createBody = (name) => JSON.stringify({ entity_name: 'account', properties: { name } });
+
+/** autocannon creating accounts: for `duration` seconds, or `amount` requests. */
+function createLoad(app, apiKey, limits) {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: `${app.base}/rest/entity/account`,
+        method: 'POST',
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+        body: createBody('Bench webhook account'),
+        connections: SETTINGS.connections,
+        ...limits,
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+  });
+}
+
+async function main() {
+  const receiver = new Receiver();
+  await receiver.start();
+  const database = await createDatabase();
+  const app = await startServer('app', 'dist/src/main.js', {
+    DATABASE_URL: await databaseUrl(database.name),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    ADMIN_PASSWORD,
+    DEMO_DATA: 'true',
+    NODE_ENV: 'production',
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+  });
+  const { apiKey } = await signIn(app);
+  const headers = { 'x-api-key': apiKey };
+  const made = await request(app.base, 'POST', '/rest/webhooks', {
+    headers,
+    body: { name: 'bench', url: receiver.url, events: 'account.created' },
+  });
+  if (made.status !== 201) throw new Error(`webhook: ${made.status} ${made.text}`);
+  const webhook = JSON.parse(made.text).key;
+  const setActive = async (active) => {
+    const changed = await request(app.base, 'POST', `/rest/entity/webhook/${webhook}`, {
+      headers,
+      body: { entity_name: 'webhook', properties: { active } },
+    });
+    if (changed.status !== 200) throw new Error(`webhook active=${active}: ${changed.text}`);
+    // The dispatcher sees the change at its next pass (EVENTS_POLL_MS, a second by default).
+    await sleep(1500);
+  };
+  await sleep(1500);
+
+  log(`latency: ${SETTINGS.latencyRequests} creates, ${SETTINGS.latencyGapMs} ms apart`);
+  receiver.tracking = true;
+  const latencies = [];
+  for (let i = 0; i < SETTINGS.latencyRequests; i++) {
+    const sent = performance.now();
+    const created = await request(app.base, 'POST', '/rest/entity/account', {
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: createBody(`Latency ${i}`),
+    });
+    if (created.status !== 200) throw new Error(`create: ${created.status} ${created.text}`);
+    const arrival = await receiver.arrivalOf(JSON.parse(created.text).key);
+    latencies.push(arrival - sent);
+    await sleep(SETTINGS.latencyGapMs);
+  }
+  receiver.tracking = false;
+  latencies.sort((a, b) => a - b);
+  const latency = {
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    max: Math.round(latencies[latencies.length - 1]),
+  };
+  log(`latency p50 ${latency.p50} ms, p95 ${latency.p95} ms, max ${latency.max} ms`);
+
+  const rounds = [];
+  for (let round = 1; round <= SETTINGS.rounds; round++) {
+    await setActive(false);
+    const off = await createLoad(app, apiKey, { duration: SETTINGS.duration });
+    await setActive(true);
+    receiver.reset();
+    const on = await createLoad(app, apiKey, { duration: SETTINGS.duration });
+    const drainStart = performance.now();
+    if (!(await receiver.drained(on['2xx']))) throw new Error(`round ${round}: events missing`);
+    const figures = {
+      off: off.requests.average,
+      on: on.requests.average,
+      ratio: on.requests.average / off.requests.average,
+      drainedAfterMs: Math.round(performance.now() - drainStart),
+      non2xx: off.non2xx + on.non2xx,
+    };
+    rounds.push(figures);
+    log(
+      `round ${round}: off ${figures.off} req/s, on ${figures.on} req/s, ${figures.ratio.toFixed(2)}`,
+    );
+  }
+
+  log(`burst: ${SETTINGS.burst} creates`);
+  receiver.reset();
+  const burstStart = performance.now();
+  const burst = await createLoad(app, apiKey, { amount: SETTINGS.burst });
+  const burstSent = performance.now();
+  const complete = await receiver.drained(burst['2xx']);
+  const burstFigures = {
+    created: burst['2xx'],
+    refused: burst.non2xx,
+    sentInMs: Math.round(burstSent - burstStart),
+    lastDeliveryAfterMs: Math.round(receiver.lastArrival - burstStart),
+    missing: burst['2xx'] - receiver.ids.size,
+    duplicates: receiver.deliveries - receiver.ids.size,
+    complete,
+  };
+
+  const ratio = median(rounds.map((r) => r.ratio));
+  console.log('\nWebhooks (issue 33): one webhook on account.created, a receiver on loopback');
+  console.log(
+    `  commit → delivery, idle, ${SETTINGS.latencyRequests} creates: p50 ${latency.p50} ms, ` +
+      `p95 ${latency.p95} ms, max ${latency.max} ms (p95 must be ≤ 1000)`,
+  );
+  console.log(
+    `  create req/s, webhook off / on, ${SETTINGS.duration} s at ${SETTINGS.connections} connections:`,
+  );
+  for (const [i, r] of rounds.entries()) {
+    console.log(
+      `    round ${i + 1}: ${r.off.toFixed(0)} / ${r.on.toFixed(0)} = ${r.ratio.toFixed(2)}` +
+        ` (its events all delivered ${r.drainedAfterMs} ms after the round; non-2xx ${r.non2xx})`,
+    );
+  }
+  console.log(`    median on ÷ off: ${ratio.toFixed(2)} (must be ≥ 0.80)`);
+  console.log(
+    `  burst of ${burstFigures.created} creates (${burstFigures.refused} refused) sent in ` +
+      `${burstFigures.sentInMs} ms: last delivery ${burstFigures.lastDeliveryAfterMs} ms after ` +
+      `the first create (must be ≤ 60000), missing ${burstFigures.missing}, duplicates ` +
+      `${burstFigures.duplicates}`,
+  );
+  await receiver.stop();
+}
+
+runBenchmark(main);
