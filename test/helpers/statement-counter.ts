@@ -1,4 +1,5 @@
 import { AbstractLogger, LogLevel, LogMessage } from 'typeorm';
+import { EventDispatcher } from '../../src/events/event-dispatcher.service';
 import { OrphanSweeper } from '../../src/storage/orphan-sweeper';
 import type { TestApp } from './test-app';
 
@@ -12,10 +13,12 @@ export class StatementCounter extends AbstractLogger {
   /**
    * The data source's logger is read on every query; swapping it is how TypeORM lets one
    * watch the statements without changing the app. The storage sweep the app starts in
-   * the background is awaited first: its statements are no request's.
+   * the background is awaited first, and the events' dispatcher (which reads the change
+   * log on a timer) stopped: their statements are no request's.
    */
   static async attach({ app, dataSource }: TestApp): Promise<StatementCounter> {
     await app.get(OrphanSweeper).settled();
+    await app.get(EventDispatcher).onApplicationShutdown();
     const counter = new StatementCounter();
     Object.defineProperty(dataSource, 'logger', { value: counter });
     return counter;
