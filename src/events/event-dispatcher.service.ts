@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { setTimeout } from 'node:timers/promises';
 import { ChangeFeedRepository, FeedRange, FeedRow } from '../changes/change-feed.repository';
 import { ChangeLog } from '../changes/change-log.service';
 import type { Environment } from '../config/environment';
@@ -17,6 +18,8 @@ import type { EventRoutes, RoutedEvent } from './event-router';
 const NAME = 'events';
 /** Record entries read per transaction of the dispatcher. */
 const CHUNK = 500;
+/** The least time between the end of a pass and the next, while commits keep coming. */
+const PASS_GAP_MS = 50;
 
 /**
  * Turns committed change-log entries into jobs for the event subscribers: the change log is
@@ -100,6 +103,9 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
       while (!this.stopped && (await this.transactions.run((tx) => this.pass(tx)))) {
         // A full chunk, or a range read to its end: the next may already have more.
       }
+      // The commits that came meanwhile are read together a moment later: under a stream of
+      // writes, a pass per PASS_GAP_MS rather than one per commit.
+      if (this.again && !this.stopped) await setTimeout(PASS_GAP_MS);
     } while (this.again && !this.stopped);
   }
 

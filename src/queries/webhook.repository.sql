@@ -1,10 +1,10 @@
 -- The SQL of src/webhooks/webhook.repository.ts: written by npm run sql:generate, checked by CI.
 
--- WebhookRepository.byJob
--- arguments: "00000000-0000-0000-0000-000000000000"
+-- WebhookRepository.byJobs
+-- arguments: ["00000000-0000-0000-0000-000000000000"]
 SELECT d.key, d.id_webhook AS "idWebhook", d.job_id AS "jobId",
   d.event_id AS "eventId", d.event_type AS "eventType", d.state, d.attempts,
-  d.replay_of AS "replayOf", d.created_at AS "createdAt", d.payload FROM webhook_delivery d WHERE d.job_id = $1;
+  d.replay_of AS "replayOf", d.created_at AS "createdAt", d.payload FROM webhook_delivery d WHERE d.job_id = ANY($1::uuid[]);
 
 -- WebhookRepository.deliveries
 -- arguments: 1, null, 50
@@ -46,17 +46,22 @@ INSERT INTO webhook_delivery (id_webhook, job_id, event_id, event_type, payload,
   event_type AS "eventType", payload, state, attempts, replay_of AS "replayOf",
   created_at AS "createdAt";
 
--- WebhookRepository.recordAttempt
--- arguments: {"idWebhook":1,"jobId":"00000000-0000-0000-0000-000000000000","eventId":"1","eventType":"account.created","payload":{},"replayOf":null}, {"at":"2026-01-01T00:00:00.000Z","status":200,"durationMs":5}, "delivered", <transaction>
+-- WebhookRepository.recordAttempts
+-- arguments: [{"delivery":{"idWebhook":1,"jobId":"00000000-0000-0000-0000-000000000000","eventId":"1","eventType":"account.created","payload":{},"replayOf":null},"attempt":{"at":"2026-01-01T00:00:00.000Z","status":200,"durationMs":5},"state":"delivered"}], <transaction>
 WITH saved AS (
   INSERT INTO webhook_delivery
   (id_webhook, job_id, event_id, event_type, payload, replay_of, attempts, state)
-  SELECT key, $2, $3, $4, $5, $6, jsonb_build_array($7::jsonb), $8 FROM webhook WHERE key = $1
+  SELECT w.key, a.job_id, a.event_id, a.event_type, a.payload, a.replay_of,
+  jsonb_build_array(a.attempt), a.state
+  FROM jsonb_to_recordset($1::jsonb) AS a(id_webhook int8, job_id uuid, event_id text,
+  event_type text, payload jsonb, replay_of int8, attempt jsonb, state text)
+  JOIN webhook w ON w.key = a.id_webhook
   ON CONFLICT (job_id) DO UPDATE
   SET attempts = webhook_delivery.attempts || EXCLUDED.attempts, state = EXCLUDED.state
-  RETURNING id_webhook)
+  RETURNING id_webhook, state)
   UPDATE webhook SET failures_in_row = 0
-  WHERE key IN (SELECT id_webhook FROM saved) AND $8 = 'delivered' AND failures_in_row <> 0;
+  WHERE key IN (SELECT id_webhook FROM saved WHERE state = 'delivered')
+  AND failures_in_row <> 0;
 
 -- WebhookRepository.routes
 -- arguments: <transaction>
@@ -74,9 +79,8 @@ UPDATE webhook SET secret = $2 WHERE key = $1;
 -- arguments: 1, "cancelled"
 UPDATE webhook_delivery SET state = $2 WHERE key = $1;
 
--- WebhookRepository.target
--- arguments: 1
+-- WebhookRepository.targets
+-- arguments: [1]
 SELECT key, id_organization AS organization, id_business_unit AS "businessUnit",
-  id_user AS owner, url, condition, active,
-  secret, date_created AS "dateCreated"
-  FROM webhook WHERE key = $1;
+  id_user AS owner, url, condition, active, secret, date_created AS "dateCreated"
+  FROM webhook WHERE key = ANY($1::int8[]);

@@ -155,6 +155,44 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
+  /**
+   * Runs `handler` for up to `batchSize` jobs of `name` at once, on `workers` workers, where
+   * this instance works queues: one statement takes the batch and one ends it, however many
+   * jobs it holds. The handler says which jobs failed (an Error each): those are tried
+   * again as the queue says; a throw fails the whole batch.
+   */
+  async workBatches<T>(
+    name: string,
+    handler: (jobs: QueuedJob<T>[]) => Promise<Map<string, Error>>,
+    { batchSize, workers }: { batchSize: number; workers: number },
+  ): Promise<void> {
+    if (!this.works) return;
+    for (let i = 0; i < workers; i++) {
+      const started: { worker?: string } = {};
+      started.worker = await this.boss.work<T>(
+        name,
+        {
+          batchSize,
+          perJobResults: true,
+          pollingIntervalSeconds: POLLING_SECONDS,
+          notifyPollingIntervalSeconds: POLLING_SECONDS,
+        },
+        async (jobs) => {
+          const failed = await handler(
+            jobs.map((job) => ({ id: job.id, name, data: job.data, retryCount: job.retryCount })),
+          );
+          if (started.worker) this.boss.notifyWorker(started.worker);
+          return jobs.map(({ id }) => {
+            const error = failed.get(id);
+            return error
+              ? { id, status: 'failed' as const, output: { message: error.message } }
+              : { id, status: 'completed' as const };
+          });
+        },
+      );
+    }
+  }
+
   /** Sends `name` a job at each time of `cron` (UTC), once across every instance. */
   async schedule(name: string, cron: string): Promise<void> {
     if (this.works) await this.boss.schedule(name, cron, null, { tz: 'UTC' });

@@ -4,6 +4,7 @@ import { Webhook as Signer } from 'standardwebhooks';
 import { AccessScope } from '../access/access.scope';
 import { AccessService } from '../access/access.service';
 import { ChangeLog, SYSTEM_ACTOR } from '../changes/change-log.service';
+import type { Identity } from '../common/identity';
 import type { Environment } from '../config/environment';
 import { Transaction } from '../database/transaction';
 import { Transactions } from '../database/transactions.service';
@@ -12,7 +13,7 @@ import type { ChildChange, EntityEvent } from '../events/entity-event';
 import { JobIdentities } from '../events/job-identities.service';
 import { EntityRegistry } from '../model/entity.registry';
 import type { JobEnvelope, QueuedJob } from '../queue/job-queue.service';
-import type { DeliveryAttempt } from './entities/webhook-delivery.entity';
+import type { DeliveryAttempt, DeliveryState } from './entities/webhook-delivery.entity';
 import { WebhookAddresses, WebhookTargetError } from './webhook-addresses';
 import { WebhookCondition } from './webhook-condition';
 import { DeliveryJob, EventDelivery } from './webhook-jobs';
@@ -23,6 +24,12 @@ import {
   WebhookRepository,
   WebhookTarget,
 } from './webhook.repository';
+
+/** A webhook's owner as its deliveries read: as the owner is now. */
+interface Reader {
+  identity: Identity;
+  scope: AccessScope;
+}
 
 /** The event as a webhook's owner may read it, and whether something was left out. */
 export type DeliveredEvent = EntityEvent & { withheld?: true };
@@ -57,50 +64,94 @@ export class WebhookDeliveries {
     this.retries = config.get('WEBHOOK_RETRIES', { infer: true });
   }
 
-  async run(job: QueuedJob<JobEnvelope<DeliveryJob>>): Promise<void> {
-    const work = job.data.payload;
-    const webhook = await this.repository.target(work.webhook);
-    // Deleted: its deliveries went with it.
-    if (!webhook) return;
-    const fromEvent = 'event' in work;
-    // An event's delivery is made at its first attempt's end; a test's or replay's, asked for.
-    const made =
-      fromEvent && job.retryCount === 0 ? undefined : await this.repository.byJob(job.id);
-    if (made && made.state !== 'pending' && made.state !== 'retrying') return;
-    // Turned off meanwhile: an event's delivery is dropped; a test or replay, asked for, goes.
-    if (!webhook.active && fromEvent) {
-      if (made) await this.repository.setState(made.key, 'cancelled');
-      return;
-    }
-    let delivery: NewDelivery | undefined = made;
-    if (!delivery && fromEvent) {
-      const payload = await this.payloadFor(webhook, work);
-      if (payload) {
-        const { id: eventId, type: eventType } = work.event;
-        delivery = {
-          idWebhook: webhook.key,
-          jobId: job.id,
-          eventId,
-          eventType,
-          payload,
-          replayOf: null,
-        };
+  /**
+   * A batch of delivery jobs: their webhooks, deliveries made and owners read once for all,
+   * their attempts made at once and recorded by one statement. The jobs to try again.
+   */
+  async runBatch(jobs: QueuedJob<JobEnvelope<DeliveryJob>>[]): Promise<Map<string, Error>> {
+    const webhooks = new Map(
+      (
+        await this.repository.targets([...new Set(jobs.map((job) => job.data.payload.webhook))])
+      ).map((webhook) => [webhook.key, webhook]),
+    );
+    // An event's delivery is made at its first attempt's end; a test's or replay's, when asked for.
+    const earlier = jobs.filter((job) => !('event' in job.data.payload) || job.retryCount > 0);
+    const made = new Map(
+      (earlier.length > 0 ? await this.repository.byJobs(earlier.map((job) => job.id)) : []).map(
+        (delivery) => [delivery.jobId, delivery],
+      ),
+    );
+    const readers = new Map<number, Promise<Reader | undefined>>();
+    const readerOf = (owner: number) => {
+      if (!readers.has(owner)) readers.set(owner, this.readerOf(owner));
+      return readers.get(owner)!;
+    };
+    const planned: { job: QueuedJob<unknown>; webhook: WebhookTarget; delivery: NewDelivery }[] =
+      [];
+    for (const job of jobs) {
+      const work = job.data.payload;
+      const webhook = webhooks.get(work.webhook);
+      // Deleted: its deliveries went with it.
+      if (!webhook) continue;
+      const existing = made.get(job.id);
+      if (existing && existing.state !== 'pending' && existing.state !== 'retrying') continue;
+      const fromEvent = 'event' in work;
+      // Turned off meanwhile: an event's delivery is dropped; a test or replay, asked for, goes.
+      if (!webhook.active && fromEvent) {
+        if (existing) await this.repository.setState(existing.key, 'cancelled');
+        continue;
       }
+      let delivery: NewDelivery | undefined = existing;
+      if (!delivery && fromEvent) {
+        const payload = await this.payloadFor(webhook, work, await readerOf(webhook.owner));
+        if (payload) {
+          const { id: eventId, type: eventType } = work.event;
+          delivery = {
+            idWebhook: webhook.key,
+            jobId: job.id,
+            eventId,
+            eventType,
+            payload,
+            replayOf: null,
+          };
+        }
+      }
+      if (delivery) planned.push({ job, webhook, delivery });
     }
-    if (!delivery) return;
-    const attempt = await this.attempt(webhook, delivery);
-    const delivered = attempt.status !== undefined && attempt.status >= 200 && attempt.status < 300;
-    const last = job.retryCount >= this.retries;
-    const state = delivered ? 'delivered' : last ? 'failed' : 'retrying';
-    if (delivered) {
-      await this.repository.recordAttempt(delivery, attempt, state);
-      return;
-    }
-    await this.transactions.run(async (tx) => {
-      await this.repository.recordAttempt(delivery, attempt, state, tx);
-      await this.countFailure(webhook, attempt, tx);
+    const attempts = await Promise.all(
+      planned.map(({ webhook, delivery }) => this.attempt(webhook, delivery)),
+    );
+    const outcomes = planned.map(({ job, webhook, delivery }, i) => {
+      const attempt = attempts[i];
+      const delivered =
+        attempt.status !== undefined && attempt.status >= 200 && attempt.status < 300;
+      const last = job.retryCount >= this.retries;
+      const state: DeliveryState = delivered ? 'delivered' : last ? 'failed' : 'retrying';
+      return { job, webhook, delivery, attempt, state, delivered, last };
     });
-    if (!last) throw new Error(`webhook ${webhook.key}: ${failureOf(attempt)}; tried again later`);
+    const failures = outcomes.filter((outcome) => !outcome.delivered);
+    if (failures.length === 0) {
+      await this.repository.recordAttempts(outcomes);
+    } else {
+      await this.transactions.run(async (tx) => {
+        await this.repository.recordAttempts(outcomes, tx);
+        for (const { webhook, attempt } of failures) await this.countFailure(webhook, attempt, tx);
+      });
+    }
+    return new Map(
+      failures
+        .filter(({ last }) => !last)
+        .map(({ job, webhook, attempt }) => [
+          job.id,
+          new Error(`webhook ${webhook.key}: ${failureOf(attempt)}; tried again later`),
+        ]),
+    );
+  }
+
+  /** Whom a webhook's owner reads as, now; undefined when the owner is gone or inactive. */
+  private async readerOf(owner: number): Promise<Reader | undefined> {
+    const identity = await this.identities.of(owner, DELIVERY_QUEUE);
+    return identity && { identity, scope: await this.access.scopeOf(identity) };
   }
 
   /** One attempt, signed now; its failure (a refused address too) recorded, never thrown. */
@@ -165,18 +216,24 @@ export class WebhookDeliveries {
   private async payloadFor(
     webhook: WebhookTarget,
     { event, owner }: EventDelivery,
+    reader: Reader | undefined,
   ): Promise<DeliveredEvent | undefined> {
     if (Date.parse(event.occurredAt) < webhook.dateCreated.getTime()) return undefined;
-    const reader = await this.identities.of(webhook.owner, DELIVERY_QUEUE);
     const type = this.registry.find(event.entity);
-    if (!reader || !type || reader.organizationKey !== webhook.organization) return undefined;
-    const scope = await this.access.scopeOf(reader);
-    if (!scope.allows(type, 'read', owner)) return undefined;
+    if (!reader || !type || reader.identity.organizationKey !== webhook.organization) {
+      return undefined;
+    }
+    if (!reader.scope.allows(type, 'read', owner)) return undefined;
     if (webhook.condition && event.operation !== 'deleted' && event.key !== null) {
-      const met = await this.condition.matches(reader, event.entity, event.key, webhook.condition);
+      const met = await this.condition.matches(
+        reader.identity,
+        event.entity,
+        event.key,
+        webhook.condition,
+      );
       if (!met) return undefined;
     }
-    return this.readable(scope, event);
+    return this.readable(reader.scope, event);
   }
 
   private readable(scope: AccessScope, event: EntityEvent): DeliveredEvent {

@@ -12,6 +12,9 @@ import { DELIVERY_QUEUE, WebhookRepository } from './webhook.repository';
 import { WebhookDeliveries } from './webhook-deliveries.service';
 import { deliveryRetries, DeliveryJob, EventDelivery } from './webhook-jobs';
 
+/** Batches of deliveries under way at once per instance: a slow receiver holds up one. */
+const DELIVERY_WORKERS = 2;
+
 /**
  * Routes the change log's events to the organization's active webhooks: read in each
  * dispatcher pass, so a webhook made, changed or turned off counts from the next pass.
@@ -39,10 +42,10 @@ export class WebhookRouter implements EventRouter, OnModuleInit {
 
   async declare(): Promise<void> {
     await this.queue.declare(DELIVERY_QUEUE, this.retries);
-    await this.queue.work<JobEnvelope<DeliveryJob>>(
+    await this.queue.workBatches<JobEnvelope<DeliveryJob>>(
       DELIVERY_QUEUE,
-      (job) => this.deliveries.run(job),
-      { concurrency: this.concurrency },
+      (jobs) => this.deliveries.runBatch(jobs),
+      { batchSize: this.concurrency, workers: DELIVERY_WORKERS },
     );
   }
 

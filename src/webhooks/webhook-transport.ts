@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
@@ -11,12 +11,23 @@ export interface TransportResult {
 }
 
 /**
- * One POST over a fresh connection to an address already checked (WebhookAddresses): the
- * name in the URL is not resolved again (its TLS name and Host header stay the URL's),
- * redirects are answers like any other, and the whole exchange has `timeoutMs`.
+ * One POST to an address already checked (WebhookAddresses): a new connection goes to
+ * that address, the name in the URL not resolved again (its TLS name and Host header stay
+ * the URL's); connections are kept open between deliveries (each went to an address
+ * checked when it was made). Redirects are answers like any other, and the whole exchange
+ * has `timeoutMs`.
  */
 @Injectable()
-export class WebhookTransport {
+export class WebhookTransport implements OnApplicationShutdown {
+  private readonly agents = {
+    'http:': new http.Agent({ keepAlive: true }),
+    'https:': new https.Agent({ keepAlive: true }),
+  };
+
+  onApplicationShutdown(): void {
+    for (const agent of Object.values(this.agents)) agent.destroy();
+  }
+
   post(
     url: URL,
     target: ResolvedAddress,
@@ -29,20 +40,21 @@ export class WebhookTransport {
       else callback(null, target.address, target.family);
     };
     const client = url.protocol === 'https:' ? https : http;
+    const agent = this.agents[url.protocol as 'http:' | 'https:'];
     return new Promise((resolve) => {
       const request = client.request(
         url,
         {
           method: 'POST',
           headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-          agent: false,
+          agent,
           lookup: pinned,
           signal: AbortSignal.timeout(timeoutMs),
         },
         (response) => {
-          // The status is the answer; the body is not read (nor waited for).
+          // The status is the answer; the body is drained, not waited for.
           resolve({ status: response.statusCode });
-          response.destroy();
+          response.resume();
         },
       );
       request.on('error', (error: NodeJS.ErrnoException) =>

@@ -45,6 +45,13 @@ export interface DeliverySummary extends Omit<DeliveryRow, 'payload' | 'jobId' |
   nextAttemptAt: Date | null;
 }
 
+/** An attempt made, as recorded. */
+export interface RecordedAttempt {
+  delivery: NewDelivery;
+  attempt: DeliveryAttempt;
+  state: DeliveryState;
+}
+
 export type NewDelivery = Pick<
   DeliveryRow,
   'idWebhook' | 'jobId' | 'eventId' | 'eventType' | 'payload' | 'replayOf'
@@ -68,14 +75,13 @@ export class WebhookRepository {
     );
   }
 
-  @GenerateSql({ params: [1] })
-  target(key: number): Promise<WebhookTarget | undefined> {
-    return this.sql.row(
+  @GenerateSql({ params: [[1]] })
+  targets(keys: number[]): Promise<WebhookTarget[]> {
+    return this.sql.rows(
       `SELECT key, id_organization AS organization, id_business_unit AS "businessUnit",
-              id_user AS owner, url, condition, active,
-              secret, date_created AS "dateCreated"
-         FROM webhook WHERE key = $1`,
-      [key],
+              id_user AS owner, url, condition, active, secret, date_created AS "dateCreated"
+         FROM webhook WHERE key = ANY($1::int8[])`,
+      [keys],
     );
   }
 
@@ -104,11 +110,11 @@ export class WebhookRepository {
     await this.sql.run(`UPDATE webhook SET secret = $2 WHERE key = $1`, [key, secret], tx);
   }
 
-  @GenerateSql({ params: ['00000000-0000-0000-0000-000000000000'] })
-  byJob(jobId: string): Promise<DeliveryRow | undefined> {
-    return this.sql.row(
-      `SELECT ${DELIVERY_COLUMNS}, d.payload FROM webhook_delivery d WHERE d.job_id = $1`,
-      [jobId],
+  @GenerateSql({ params: [['00000000-0000-0000-0000-000000000000']] })
+  byJobs(jobIds: string[]): Promise<DeliveryRow[]> {
+    return this.sql.rows(
+      `SELECT ${DELIVERY_COLUMNS}, d.payload FROM webhook_delivery d WHERE d.job_id = ANY($1::uuid[])`,
+      [jobIds],
     );
   }
 
@@ -173,51 +179,56 @@ export class WebhookRepository {
   }
 
   /**
-   * An attempt of the delivery of `delivery.jobId`, appended to its log, the delivery made
-   * with its body at its first; a success starts the webhook's count of failures afresh.
-   * One statement: nothing when the webhook is gone.
+   * Attempts, each appended to its delivery's log (the delivery made with its body at its
+   * first attempt); a success starts its webhook's count of failures afresh. One statement
+   * for them all; nothing for a webhook gone.
    */
   @GenerateSql({
     params: [
-      {
-        idWebhook: 1,
-        jobId: '00000000-0000-0000-0000-000000000000',
-        eventId: '1',
-        eventType: 'account.created',
-        payload: {},
-        replayOf: null,
-      },
-      { at: '2026-01-01T00:00:00.000Z', status: 200, durationMs: 5 },
-      'delivered',
+      [
+        {
+          delivery: {
+            idWebhook: 1,
+            jobId: '00000000-0000-0000-0000-000000000000',
+            eventId: '1',
+            eventType: 'account.created',
+            payload: {},
+            replayOf: null,
+          },
+          attempt: { at: '2026-01-01T00:00:00.000Z', status: 200, durationMs: 5 },
+          state: 'delivered',
+        },
+      ],
       IN_TRANSACTION,
     ],
   })
-  async recordAttempt(
-    delivery: NewDelivery,
-    attempt: DeliveryAttempt,
-    state: DeliveryState,
-    tx?: Transaction,
-  ): Promise<void> {
+  async recordAttempts(attempts: RecordedAttempt[], tx?: Transaction): Promise<void> {
+    const rows = attempts.map(({ delivery, attempt, state }) => ({
+      id_webhook: delivery.idWebhook,
+      job_id: delivery.jobId,
+      event_id: delivery.eventId,
+      event_type: delivery.eventType,
+      payload: delivery.payload,
+      replay_of: delivery.replayOf,
+      attempt,
+      state,
+    }));
     await this.sql.run(
       `WITH saved AS (
          INSERT INTO webhook_delivery
                 (id_webhook, job_id, event_id, event_type, payload, replay_of, attempts, state)
-         SELECT key, $2, $3, $4, $5, $6, jsonb_build_array($7::jsonb), $8 FROM webhook WHERE key = $1
+         SELECT w.key, a.job_id, a.event_id, a.event_type, a.payload, a.replay_of,
+                jsonb_build_array(a.attempt), a.state
+           FROM jsonb_to_recordset($1::jsonb) AS a(id_webhook int8, job_id uuid, event_id text,
+                  event_type text, payload jsonb, replay_of int8, attempt jsonb, state text)
+           JOIN webhook w ON w.key = a.id_webhook
          ON CONFLICT (job_id) DO UPDATE
             SET attempts = webhook_delivery.attempts || EXCLUDED.attempts, state = EXCLUDED.state
-         RETURNING id_webhook)
+         RETURNING id_webhook, state)
        UPDATE webhook SET failures_in_row = 0
-        WHERE key IN (SELECT id_webhook FROM saved) AND $8 = 'delivered' AND failures_in_row <> 0`,
-      [
-        delivery.idWebhook,
-        delivery.jobId,
-        delivery.eventId,
-        delivery.eventType,
-        delivery.payload,
-        delivery.replayOf,
-        attempt,
-        state,
-      ],
+        WHERE key IN (SELECT id_webhook FROM saved WHERE state = 'delivered')
+          AND failures_in_row <> 0`,
+      [JSON.stringify(rows)],
       tx,
     );
   }
