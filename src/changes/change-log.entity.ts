@@ -22,8 +22,8 @@ import { BusinessEntity, Label, Secured } from '../model/entity.decorators';
 @Index('IDX_change_log_root', ['rootEntity', 'rootKey', 'key'])
 @Index('IDX_change_log_unit', ['idOrganization', 'idBusinessUnit'])
 @Index('IDX_change_log_user', ['idOrganization', 'idUser'])
-// BRIN, which TypeORM cannot declare: made by migration Jobs1795800000000, left alone here.
-@Index('IDX_change_log_transaction', { synchronize: false })
+// The events' dispatcher reads the log by transaction (src/changes/change-feed.repository.ts).
+@Index('IDX_change_log_transaction', ['transactionId'])
 export class ChangeLogEntry {
   @PrimaryColumn({ type: 'bigint', primaryKeyConstraintName: 'PK_change_log' })
   key: number;

@@ -8,8 +8,8 @@ import { getConstructionPlans, getUninstallPlans } from 'pg-boss';
  * wherever the migrations ran (the SQL snapshot tool's database, the tests' template), and
  * pg-boss migrates them itself when a later version needs it. Beside it, where the events'
  * dispatcher is in the change log (src/events/), and an index for its reads by
- * transaction: BRIN, which a write keeps up for almost nothing, as the log is written in
- * transaction order but for the few transactions under way at once.
+ * transaction (a B-tree: a BRIN one left each read of a pass scanning the month's
+ * partition whole, 2-8 ms on a log of 8,000 entries, as the planner judged).
  */
 export class Jobs1795800000000 implements MigrationInterface {
   name = 'Jobs1795800000000';
@@ -33,7 +33,7 @@ export class Jobs1795800000000 implements MigrationInterface {
       )`,
     );
     await queryRunner.query(
-      'CREATE INDEX "IDX_change_log_transaction" ON "change_log" USING brin ("transaction_id")',
+      'CREATE INDEX "IDX_change_log_transaction" ON "change_log" ("transaction_id") ',
     );
   }
 
