@@ -18,7 +18,9 @@
  *      missing, the last within 60 s.
  *
  * Env: BENCH_DATABASE_URL (else the embedded server), BENCH_DURATION (10), BENCH_CONNECTIONS
- * (10), BENCH_ROUNDS (3), LATENCY_REQUESTS (200), LATENCY_GAP_MS (50), BURST (10000).
+ * (10), BENCH_ROUNDS (3), LATENCY_REQUESTS (200), LATENCY_GAP_MS (50), BURST (10000),
+ * BENCH_WORKER=1 (the requests on an instance with JOBS=false, the dispatcher and the
+ * deliveries on a second one with JOBS=true and EVENTS_POLL_MS=100).
  */
 const http = require('node:http');
 const autocannon = require('autocannon');
@@ -45,6 +47,7 @@ const SETTINGS = {
   latencyGapMs: number('LATENCY_GAP_MS', 50),
   burst: number('BURST', 10_000),
 };
+const WORKER = process.env.BENCH_WORKER === '1';
 /** The longest a phase waits for its last deliveries. */
 const DRAIN_TIMEOUT_MS = 180_000;
 
@@ -140,7 +143,7 @@ async function main() {
   const receiver = new Receiver();
   await receiver.start();
   const database = await createDatabase();
-  const app = await startServer('app', 'dist/src/main.js', {
+  const appEnv = {
     DATABASE_URL: await databaseUrl(database.name),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
@@ -148,7 +151,16 @@ async function main() {
     DEMO_DATA: 'true',
     NODE_ENV: 'production',
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+  };
+  // BENCH_WORKER=1: the deliveries on an instance of their own (JOBS=true), the requests on
+  // one that works no queue (JOBS=false), as README "Webhooks" describes for scale.
+  const app = await startServer('app', 'dist/src/main.js', {
+    ...appEnv,
+    ...(WORKER ? { JOBS: 'false' } : {}),
   });
+  if (WORKER) {
+    await startServer('worker', 'dist/src/main.js', { ...appEnv, EVENTS_POLL_MS: '100' });
+  }
   const { apiKey } = await signIn(app);
   const headers = { 'x-api-key': apiKey };
   const made = await request(app.base, 'POST', '/rest/webhooks', {
@@ -230,7 +242,10 @@ async function main() {
   };
 
   const ratio = median(rounds.map((r) => r.ratio));
-  console.log('\nWebhooks (issue 33): one webhook on account.created, a receiver on loopback');
+  console.log(
+    `\nWebhooks (issue 33): one webhook on account.created, a receiver on loopback` +
+      (WORKER ? ', deliveries on a worker instance' : ''),
+  );
   console.log(
     `  commit → delivery, idle, ${SETTINGS.latencyRequests} creates: p50 ${latency.p50} ms, ` +
       `p95 ${latency.p95} ms, max ${latency.max} ms (p95 must be ≤ 1000)`,
