@@ -255,6 +255,33 @@ describe('webhooks', () => {
     expect(await deliveries(hook.key)).toHaveLength(1);
   });
 
+  it('fails alone a delivery whose condition no longer compiles; the others of its batch go', async () => {
+    const broken = await webhook('/ok/broken', 'product.created', { condition: "code = 'x'" });
+    const fine = await webhook('/ok/fine', 'product.created');
+    // As a model change would leave it: the condition names a property no longer there.
+    await t.dataSource.query(`UPDATE webhook SET condition = 'nosuch = 1' WHERE key = $1`, [
+      broken.key,
+    ]);
+    await api()
+      .post('/rest/entity/product')
+      .send({ entity_name: 'product', properties: { code: `P-${Date.now()}` } })
+      .expect(200);
+    await waitFor(() => receiver.bodies('/ok/fine').length > 0, WAIT_MS);
+    const [delivered] = await settled(fine.key);
+    expect(delivered.attempts.map((a) => a.status)).toEqual([200]);
+    await waitFor(async () => {
+      const rows: { output: { message?: string } | null }[] = await t.dataSource.query(
+        `SELECT output FROM pgboss.job WHERE name = 'webhook-delivery'
+            AND (data->'payload'->>'webhook')::int8 = $1 AND state IN ('retry', 'failed')`,
+        [broken.key],
+      );
+      return rows.some(({ output }) =>
+        /condition \(on product\): .*nosuch/.test(output?.message ?? ''),
+      );
+    }, WAIT_MS);
+    expect(receiver.bodies('/ok/broken')).toEqual([]);
+  });
+
   it("cuts the payload to what the webhook's owner may read, and sends no other organization's events", async () => {
     const owner = await apiKeyUser(t, { isAdmin: true, roles: ['support'] });
     const hook = await webhook('/ok/owner', 'account.created', {}, owner.key);

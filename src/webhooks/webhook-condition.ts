@@ -37,8 +37,12 @@ export class WebhookCondition {
         filter: this.filterOf(entity, condition),
       },
     ];
-    const { rows } = await this.fetch.run(identity, { json: query(entity, filter) }, {});
-    return rows.length > 0;
+    try {
+      const { rows } = await this.fetch.run(identity, { json: query(entity, filter) }, {});
+      return rows.length > 0;
+    } catch (error) {
+      throw asConditionError(error, entity);
+    }
   }
 
   /** The condition's filter groups; only a condition (no links, order or paging) is taken. */

@@ -66,7 +66,8 @@ export class WebhookDeliveries {
 
   /**
    * A batch of delivery jobs: their webhooks, deliveries made and owners read once for all,
-   * their attempts made at once and recorded by one statement. The jobs to try again.
+   * their attempts made at once and recorded by one statement. The jobs to try again, each
+   * with why.
    */
   async runBatch(jobs: QueuedJob<JobEnvelope<DeliveryJob>>[]): Promise<Map<string, Error>> {
     const webhooks = new Map(
@@ -88,6 +89,8 @@ export class WebhookDeliveries {
     };
     const planned: { job: QueuedJob<unknown>; webhook: WebhookTarget; delivery: NewDelivery }[] =
       [];
+    // A job that cannot be decided (its condition no longer compiles) fails alone.
+    const tryAgain = new Map<string, Error>();
     for (const job of jobs) {
       const work = job.data.payload;
       const webhook = webhooks.get(work.webhook);
@@ -103,7 +106,9 @@ export class WebhookDeliveries {
       }
       let delivery: NewDelivery | undefined = existing;
       if (!delivery && fromEvent) {
-        const payload = await this.payloadFor(webhook, work, await readerOf(webhook.owner));
+        const payload = await this.payloadFor(webhook, work, await readerOf(webhook.owner)).catch(
+          (error: Error) => void tryAgain.set(job.id, error),
+        );
         if (payload) {
           const { id: eventId, type: eventType } = work.event;
           delivery = {
@@ -118,6 +123,7 @@ export class WebhookDeliveries {
       }
       if (delivery) planned.push({ job, webhook, delivery });
     }
+    if (planned.length === 0) return tryAgain;
     const attempts = await Promise.all(
       planned.map(({ webhook, delivery }) => this.attempt(webhook, delivery)),
     );
@@ -138,14 +144,15 @@ export class WebhookDeliveries {
         for (const { webhook, attempt } of failures) await this.countFailure(webhook, attempt, tx);
       });
     }
-    return new Map(
-      failures
-        .filter(({ last }) => !last)
-        .map(({ job, webhook, attempt }) => [
+    for (const { job, webhook, attempt, last } of failures) {
+      if (!last) {
+        tryAgain.set(
           job.id,
           new Error(`webhook ${webhook.key}: ${failureOf(attempt)}; tried again later`),
-        ]),
-    );
+        );
+      }
+    }
+    return tryAgain;
   }
 
   /** Whom a webhook's owner reads as, now; undefined when the owner is gone or inactive. */
