@@ -1,5 +1,6 @@
 import type { FeedRow } from '../changes/change-feed.repository';
 import { RECORD_OPERATIONS } from '../changes/change-log.service';
+import type { EntityRegistry } from '../model/entity.registry';
 
 /** The operations an event tells of: a record's writes, and a file's new version (not a purge). */
 export const EVENT_OPERATIONS = RECORD_OPERATIONS.filter(
@@ -7,6 +8,27 @@ export const EVENT_OPERATIONS = RECORD_OPERATIONS.filter(
     operation !== 'purged',
 );
 export type EventOperation = (typeof EVENT_OPERATIONS)[number];
+
+/**
+ * Why records of `entity` have no events (`unknown…`, a child type, no change log), or
+ * undefined when they have. Events are read from the change log, of top-level records.
+ */
+export function whyNoEvents(registry: EntityRegistry, entity: string): string | undefined {
+  const type = registry.find(entity);
+  if (!type) return `${entity} is unknown: no entity type has that name`;
+  if (type.parent) {
+    return `${entity} is a child type: its changes are in its ${type.parent.type.name}'s events`;
+  }
+  if (!type.audit) return `${entity} keeps no change log (audit: false)`;
+  return undefined;
+}
+
+/** Of `operations`, those no event tells of. */
+export function unknownOperations(operations: readonly string[]): string[] {
+  return operations.filter(
+    (operation) => !(EVENT_OPERATIONS as readonly string[]).includes(operation),
+  );
+}
 
 /** A child row's change inside its record's event, as the history shows it. */
 export interface ChildChange {

@@ -5,7 +5,7 @@ import { DataService } from '../data/data.service';
 import type { ScopedData } from '../data/scoped-data';
 import { EntityRegistry } from '../model/entity.registry';
 import { JobEnvelope, JobQueue, QueueSettings } from '../queue/job-queue.service';
-import { EntityEvent, EVENT_OPERATIONS } from './entity-event';
+import { EntityEvent, EVENT_OPERATIONS, unknownOperations, whyNoEvents } from './entity-event';
 import type { EventRouter } from './event-router';
 import {
   EntityEventSubscription,
@@ -99,20 +99,9 @@ export class EventHandlers implements OnModuleInit, OnApplicationBootstrap {
   /** After every module's init, when the entity registry is complete: a typo fails the boot. */
   async onApplicationBootstrap(): Promise<void> {
     for (const { entity, operations, queue } of this.subscribers) {
-      const type = this.entities.find(entity);
-      if (!type) throw new Error(`${queue} subscribes to ${entity}: no entity type has that name`);
-      // Events are read from the change log, of top-level records: nothing would come.
-      if (type.parent) {
-        throw new Error(
-          `${queue} subscribes to ${entity}, a child type: its changes are in its ${type.parent.type.name}'s events`,
-        );
-      }
-      if (!type.audit) {
-        throw new Error(
-          `${queue} subscribes to ${entity}, which keeps no change log (audit: false)`,
-        );
-      }
-      const unknown = operations.filter((o) => !EVENT_OPERATIONS.includes(o));
+      const problem = whyNoEvents(this.entities, entity);
+      if (problem) throw new Error(`${queue} subscribes to ${entity}: ${problem}`);
+      const unknown = unknownOperations(operations);
       if (unknown.length > 0) {
         throw new Error(
           `${queue}: ${unknown.join(', ')} is not one of ${EVENT_OPERATIONS.join(', ')}`,

@@ -133,26 +133,18 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
     handler: (job: QueuedJob<T>) => Promise<void>,
     { concurrency = 1 }: { concurrency?: number } = {},
   ): Promise<void> {
-    if (!this.works) return;
-    // A worker each, not one with localConcurrency: a worker that ended a job fetches the
-    // next at once (a queue with more waiting, or a key's next job in order), and only a
-    // worker's own id can be woken; pg-boss would otherwise wait out its poll between jobs.
-    for (let i = 0; i < concurrency; i++) {
-      const started: { worker?: string } = {};
-      started.worker = await this.boss.work<T>(
-        name,
-        {
-          batchSize: 1,
-          pollingIntervalSeconds: POLLING_SECONDS,
-          // Polled as often when new jobs are announced: a retry coming due is not.
-          notifyPollingIntervalSeconds: POLLING_SECONDS,
-        },
-        async ([job]) => {
-          await handler({ id: job.id, name, data: job.data, retryCount: job.retryCount });
-          if (started.worker) this.boss.notifyWorker(started.worker);
-        },
-      );
-    }
+    await this.workBatches<T>(
+      name,
+      async ([job]) => {
+        try {
+          await handler(job);
+          return new Map();
+        } catch (error) {
+          return new Map([[job.id, error instanceof Error ? error : new Error(String(error))]]);
+        }
+      },
+      { batchSize: 1, workers: concurrency },
+    );
   }
 
   /**
@@ -167,6 +159,9 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
     { batchSize, workers }: { batchSize: number; workers: number },
   ): Promise<void> {
     if (!this.works) return;
+    // A worker each, not one with localConcurrency: a worker that ended its jobs fetches the
+    // next at once (a queue with more waiting, or a key's next job in order), and only a
+    // worker's own id can be woken; pg-boss would otherwise wait out its poll between jobs.
     for (let i = 0; i < workers; i++) {
       const started: { worker?: string } = {};
       started.worker = await this.boss.work<T>(
@@ -175,6 +170,7 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
           batchSize,
           perJobResults: true,
           pollingIntervalSeconds: POLLING_SECONDS,
+          // Polled as often when new jobs are announced: a retry coming due is not.
           notifyPollingIntervalSeconds: POLLING_SECONDS,
         },
         async (jobs) => {

@@ -25,6 +25,19 @@ import {
   WebhookTarget,
 } from './webhook.repository';
 
+/** A delivery to attempt, of a job of the batch. */
+interface Planned {
+  job: QueuedJob<unknown>;
+  webhook: WebhookTarget;
+  delivery: NewDelivery;
+}
+
+/** An attempt made, with the state it leaves its delivery in. */
+interface Outcome extends Planned {
+  attempt: DeliveryAttempt;
+  state: DeliveryState;
+}
+
 /** A webhook's owner as its deliveries read: as the owner is now. */
 interface Reader {
   identity: Identity;
@@ -70,12 +83,55 @@ export class WebhookDeliveries {
    * with why.
    */
   async runBatch(jobs: QueuedJob<JobEnvelope<DeliveryJob>>[]): Promise<Map<string, Error>> {
+    // A job that cannot be decided (its condition no longer compiles) fails alone.
+    const tryAgain = new Map<string, Error>();
+    const planned = await this.plan(jobs, tryAgain);
+    if (planned.length === 0) return tryAgain;
+    const attempts = await Promise.all(
+      planned.map(({ webhook, delivery }) => this.attempt(webhook, delivery)),
+    );
+    const outcomes: Outcome[] = planned.map((plan, i) => {
+      const attempt = attempts[i];
+      const delivered =
+        attempt.status !== undefined && attempt.status >= 200 && attempt.status < 300;
+      const last = plan.job.retryCount >= this.retries;
+      const state: DeliveryState = delivered ? 'delivered' : last ? 'failed' : 'retrying';
+      return { ...plan, attempt, state };
+    });
+    const failures = outcomes.filter(({ state }) => state !== 'delivered');
+    if (failures.length === 0) {
+      await this.repository.recordAttempts(outcomes);
+    } else {
+      await this.transactions.run(async (tx) => {
+        await this.repository.recordAttempts(outcomes, tx);
+        for (const { webhook, attempt } of failures) await this.countFailure(webhook, attempt, tx);
+      });
+    }
+    for (const { job, webhook, attempt, state } of failures) {
+      if (state === 'retrying') {
+        tryAgain.set(
+          job.id,
+          new Error(`webhook ${webhook.key}: ${failureOf(attempt)}; tried again later`),
+        );
+      }
+    }
+    return tryAgain;
+  }
+
+  /**
+   * The deliveries to attempt: an event's decided at its first attempt (made at that
+   * attempt's end), a test's or replay's as asked for; none for a webhook deleted, or
+   * turned off since the event (its delivery then cancelled).
+   */
+  private async plan(
+    jobs: QueuedJob<JobEnvelope<DeliveryJob>>[],
+    tryAgain: Map<string, Error>,
+  ): Promise<Planned[]> {
     const webhooks = new Map(
       (
         await this.repository.targets([...new Set(jobs.map((job) => job.data.payload.webhook))])
       ).map((webhook) => [webhook.key, webhook]),
     );
-    // An event's delivery is made at its first attempt's end; a test's or replay's, when asked for.
     const earlier = jobs.filter((job) => !('event' in job.data.payload) || job.retryCount > 0);
     const made = new Map(
       (earlier.length > 0 ? await this.repository.byJobs(earlier.map((job) => job.id)) : []).map(
@@ -87,72 +143,35 @@ export class WebhookDeliveries {
       if (!readers.has(owner)) readers.set(owner, this.readerOf(owner));
       return readers.get(owner)!;
     };
-    const planned: { job: QueuedJob<unknown>; webhook: WebhookTarget; delivery: NewDelivery }[] =
-      [];
-    // A job that cannot be decided (its condition no longer compiles) fails alone.
-    const tryAgain = new Map<string, Error>();
+    const planned: Planned[] = [];
     for (const job of jobs) {
       const work = job.data.payload;
       const webhook = webhooks.get(work.webhook);
-      // Deleted: its deliveries went with it.
-      if (!webhook) continue;
       const existing = made.get(job.id);
-      if (existing && existing.state !== 'pending' && existing.state !== 'retrying') continue;
-      const fromEvent = 'event' in work;
-      // Turned off meanwhile: an event's delivery is dropped; a test or replay, asked for, goes.
-      if (!webhook.active && fromEvent) {
+      if (!webhook || (existing && existing.state !== 'pending' && existing.state !== 'retrying')) {
+        continue;
+      }
+      if (!('event' in work)) {
+        if (existing) planned.push({ job, webhook, delivery: existing });
+        continue;
+      }
+      if (!webhook.active) {
         if (existing) await this.repository.setState(existing.key, 'cancelled');
         continue;
       }
-      let delivery: NewDelivery | undefined = existing;
-      if (!delivery && fromEvent) {
-        const payload = await this.payloadFor(webhook, work, await readerOf(webhook.owner)).catch(
-          (error: Error) => void tryAgain.set(job.id, error),
-        );
-        if (payload) {
-          const { id: eventId, type: eventType } = work.event;
-          delivery = {
-            idWebhook: webhook.key,
-            jobId: job.id,
-            eventId,
-            eventType,
-            payload,
-            replayOf: null,
-          };
-        }
+      if (existing) {
+        planned.push({ job, webhook, delivery: existing });
+        continue;
       }
-      if (delivery) planned.push({ job, webhook, delivery });
+      const payload = await this.payloadFor(webhook, work, await readerOf(webhook.owner)).catch(
+        (error: Error) => void tryAgain.set(job.id, error),
+      );
+      if (!payload) continue;
+      const { id: eventId, type: eventType } = work.event;
+      const delivery = { idWebhook: webhook.key, jobId: job.id, eventId, eventType, payload };
+      planned.push({ job, webhook, delivery: { ...delivery, replayOf: null } });
     }
-    if (planned.length === 0) return tryAgain;
-    const attempts = await Promise.all(
-      planned.map(({ webhook, delivery }) => this.attempt(webhook, delivery)),
-    );
-    const outcomes = planned.map(({ job, webhook, delivery }, i) => {
-      const attempt = attempts[i];
-      const delivered =
-        attempt.status !== undefined && attempt.status >= 200 && attempt.status < 300;
-      const last = job.retryCount >= this.retries;
-      const state: DeliveryState = delivered ? 'delivered' : last ? 'failed' : 'retrying';
-      return { job, webhook, delivery, attempt, state, delivered, last };
-    });
-    const failures = outcomes.filter((outcome) => !outcome.delivered);
-    if (failures.length === 0) {
-      await this.repository.recordAttempts(outcomes);
-    } else {
-      await this.transactions.run(async (tx) => {
-        await this.repository.recordAttempts(outcomes, tx);
-        for (const { webhook, attempt } of failures) await this.countFailure(webhook, attempt, tx);
-      });
-    }
-    for (const { job, webhook, attempt, last } of failures) {
-      if (!last) {
-        tryAgain.set(
-          job.id,
-          new Error(`webhook ${webhook.key}: ${failureOf(attempt)}; tried again later`),
-        );
-      }
-    }
-    return tryAgain;
+    return planned;
   }
 
   /** Whom a webhook's owner reads as, now; undefined when the owner is gone or inactive. */

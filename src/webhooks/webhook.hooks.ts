@@ -1,7 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { EntityHooks, HookContext } from '../data/entity-hooks';
-import { EVENT_OPERATIONS } from '../events/entity-event';
+import { EVENT_OPERATIONS, unknownOperations, whyNoEvents } from '../events/entity-event';
 import { EntityRegistry } from '../model/entity.registry';
 import { WebhookAddresses, WebhookTargetError } from './webhook-addresses';
 import { WebhookCondition } from './webhook-condition';
@@ -64,32 +64,15 @@ export class WebhookHooks {
 
   /** `invoice.created, invoice.updated`: each event checked, sorted, once. */
   private canonicalEvents(text: string): string {
-    const events = [
-      ...new Set(
-        text
-          .split(/[\s,]+/)
-          .map((event) => event.trim())
-          .filter(Boolean),
-      ),
-    ].sort();
+    const events = [...new Set(text.split(/[\s,]+/).filter(Boolean))].sort();
     if (events.length === 0) {
       throw new BadRequestException('webhook.events: name at least one event, invoice.created');
     }
     for (const event of events) {
       const [name, operation] = event.split('.');
-      const type = this.registry.find(name);
-      if (!type || type.parent || !type.audit) {
-        throw new BadRequestException(
-          `webhook.events: "${event}" names no entity type with events (${name} is ${
-            !type
-              ? 'unknown'
-              : type.parent
-                ? 'a child type: its parent has the events'
-                : 'not logged'
-          })`,
-        );
-      }
-      if (!(EVENT_OPERATIONS as readonly string[]).includes(operation)) {
+      const problem = whyNoEvents(this.registry, name);
+      if (problem) throw new BadRequestException(`webhook.events: "${event}": ${problem}`);
+      if (unknownOperations([operation]).length > 0) {
         throw new BadRequestException(
           `webhook.events: "${event}": the operation is one of ${EVENT_OPERATIONS.join(', ')}`,
         );
