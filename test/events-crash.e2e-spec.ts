@@ -6,6 +6,7 @@ import request from 'supertest';
 import { freePort } from './helpers/free-port';
 import { waitFor } from './helpers/postmaster';
 import { apiKeyUser, createTestApp, TestApp } from './helpers/test-app';
+import { WebhookReceiver } from './helpers/webhook-receiver';
 
 const SERVER = resolve(__dirname, 'fixtures/events-server.ts');
 const TS_NODE = require.resolve('ts-node/register/transpile-only');
@@ -48,17 +49,20 @@ describe('events across a crash', () => {
   beforeAll(async () => {
     // The suite's database, and a user with an API key made through an app on it. It works
     // no queue: its dispatcher, knowing no subscriber, would pass over the fixture's events
-    // (every instance must run the same subscribers, README "Events and jobs").
+    // (every instance must run the same subscribers, docs/events-webhooks.md).
     t = await createTestApp({ JOBS: 'false' });
     ({ key } = await apiKeyUser(t));
     dir = await mkdtemp(join(tmpdir(), 'atrium-events-'));
     eventsFile = join(dir, 'events');
     await writeFile(eventsFile, '');
   });
-  afterAll(async () => {
+  // Each test's servers go with it: another instance would work the next test's queues.
+  afterEach(async () => {
     for (const child of children) {
       if (child.exitCode === null && child.signalCode === null) await killed(child);
     }
+  });
+  afterAll(async () => {
     await t.close();
     await rm(dir, { recursive: true, force: true });
   });
@@ -101,5 +105,63 @@ describe('events across a crash', () => {
     );
     await waitFor(async () => (await recorded()).includes(String(laterEntry)), 30_000);
     expect((await recorded()).filter((id) => id === String(entryKey))).toHaveLength(1);
+  });
+
+  it("delivers a webhook's event after a SIGKILL during its first attempt, from its job", async () => {
+    const receiver = new WebhookReceiver();
+    await receiver.start();
+    try {
+      const admin = await apiKeyUser(t, { isAdmin: true });
+      const env = {
+        DATABASE_URL: process.env.ATRIUM_TEST_DATABASE_URL!,
+        EVENTS_FILE: eventsFile,
+        EVENTS_POLL_MS: '200',
+        WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+        // The job of a delivery comes due three timeouts after the event: 3 s.
+        WEBHOOK_TIMEOUT_MS: '1000',
+        WEBHOOK_RETRY_SECONDS: '1',
+        JOBS: 'true',
+      };
+      const first = await startServer(env);
+      children.push(first.child);
+      const path = `/hang-once/crash-${Date.now()}`;
+      const { body: hook } = await request(first.url)
+        .post('/rest/webhooks')
+        .set('X-API-Key', admin.key)
+        .send({ name: 'crash', url: `${receiver.url}${path}`, events: 'contact.created' })
+        .expect(201);
+      await request(first.url)
+        .post('/rest/entity/contact')
+        .set('X-API-Key', admin.key)
+        .send({ entity_name: 'contact', properties: { last_name: 'Sent as it died' } })
+        .expect(200);
+      await waitFor(() => receiver.bodies(path).length > 0, 30_000);
+      // Its first attempt is under way (the receiver holds it): the server dies now.
+      await killed(first.child);
+      const [sent] = receiver.received.filter((r) => r.path === path);
+
+      const second = await startServer(env);
+      children.push(second.child);
+      await waitFor(() => receiver.bodies(path).length > 1, 30_000);
+      const again = receiver.received.filter((r) => r.path === path)[1];
+      expect(again.headers['webhook-id']).toBe(sent.headers['webhook-id']);
+      // The same event (an attempt that was never recorded fixed no bytes).
+      expect(JSON.parse(again.body)).toEqual(JSON.parse(sent.body));
+      let log: { state: string; attempts: { status?: number }[] }[] = [];
+      await waitFor(async () => {
+        log = (
+          await request(second.url)
+            .get(`/rest/webhooks/${hook.key}/deliveries`)
+            .set('X-API-Key', admin.key)
+            .expect(200)
+        ).body;
+        return log.some((d) => d.state === 'delivered');
+      }, 30_000);
+      expect(log.find((d) => d.state === 'delivered')!.attempts.map((a) => a.status)).toEqual([
+        200,
+      ]);
+    } finally {
+      await receiver.stop();
+    }
   });
 });

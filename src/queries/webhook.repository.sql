@@ -11,7 +11,8 @@ SELECT d.key, d.id_webhook AS "idWebhook", d.job_id AS "jobId",
 SELECT d.key, d.id_webhook AS "idWebhook", d.job_id AS "jobId",
   d.event_id AS "eventId", d.event_type AS "eventType", d.state, d.attempts,
   d.replay_of AS "replayOf", d.created_at AS "createdAt",
-  CASE WHEN j.state IN ('created', 'retry') THEN j.start_after END AS "nextAttemptAt"
+  CASE WHEN d.state IN ('pending', 'retrying') AND j.state IN ('created', 'retry')
+  THEN j.start_after END AS "nextAttemptAt"
   FROM webhook_delivery d
   LEFT JOIN pgboss.job j ON j.name = 'webhook-delivery' AND j.id = d.job_id
   WHERE d.id_webhook = $1 AND ($2::int8 IS NULL OR d.key < $2)
@@ -53,8 +54,8 @@ WITH saved AS (
   (id_webhook, job_id, event_id, event_type, payload, replay_of, attempts, state)
   SELECT w.key, a.job_id, a.event_id, a.event_type, a.payload, a.replay_of,
   jsonb_build_array(a.attempt), a.state
-  FROM jsonb_to_recordset($1::jsonb) AS a(id_webhook int8, job_id uuid, event_id text,
-  event_type text, payload jsonb, replay_of int8, attempt jsonb, state text)
+  FROM json_to_recordset($1::json) AS a(id_webhook int8, job_id uuid, event_id text,
+  event_type text, payload json, replay_of int8, attempt jsonb, state text)
   JOIN webhook w ON w.key = a.id_webhook
   ON CONFLICT (job_id) DO UPDATE
   SET attempts = webhook_delivery.attempts || EXCLUDED.attempts, state = EXCLUDED.state

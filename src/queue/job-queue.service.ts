@@ -124,6 +124,11 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
     if (jobs.length > 0) await this.boss.insert(name, jobs, { db: this.jobs.executorIn(tx) });
   }
 
+  /** Deletes jobs that are no longer wanted (their work was done another way). */
+  async remove(name: string, ids: string[]): Promise<void> {
+    if (ids.length > 0) await this.boss.deleteJob(name, ids);
+  }
+
   /**
    * Runs `handler` for each job of `name`, `concurrency` at a time, where this instance
    * works queues. A handler that throws fails the attempt: tried again as the queue says.

@@ -5,6 +5,7 @@ import { AccessScope } from '../access/access.scope';
 import { AccessService } from '../access/access.service';
 import { ChangeLog, SYSTEM_ACTOR } from '../changes/change-log.service';
 import type { Identity } from '../common/identity';
+import { Slots } from '../common/slots';
 import type { Environment } from '../config/environment';
 import { Transaction } from '../database/transaction';
 import { Transactions } from '../database/transactions.service';
@@ -12,7 +13,7 @@ import { readableChanges } from '../entity/readable-changes';
 import type { ChildChange, EntityEvent } from '../events/entity-event';
 import { JobIdentities } from '../events/job-identities.service';
 import { EntityRegistry } from '../model/entity.registry';
-import type { JobEnvelope, QueuedJob } from '../queue/job-queue.service';
+import { JobQueue, type JobEnvelope, type QueuedJob } from '../queue/job-queue.service';
 import type { DeliveryAttempt, DeliveryState } from './entities/webhook-delivery.entity';
 import { WebhookAddresses, WebhookTargetError } from './webhook-addresses';
 import { WebhookCondition } from './webhook-condition';
@@ -30,6 +31,8 @@ interface Planned {
   job: QueuedJob<unknown>;
   webhook: WebhookTarget;
   delivery: NewDelivery;
+  /** Attempts recorded before this one. */
+  attemptsBefore: number;
 }
 
 /** An attempt made, with the state it leaves its delivery in. */
@@ -59,6 +62,8 @@ export class WebhookDeliveries {
   private readonly timeoutMs: number;
   private readonly disableAfter: number;
   private readonly retries: number;
+  /** WEBHOOK_CONCURRENCY: this instance's attempts under way at once. */
+  private readonly slots: Slots;
 
   constructor(
     private readonly repository: WebhookRepository,
@@ -70,34 +75,68 @@ export class WebhookDeliveries {
     private readonly registry: EntityRegistry,
     private readonly transactions: Transactions,
     private readonly changeLog: ChangeLog,
+    private readonly queue: JobQueue,
     config: ConfigService<Environment, true>,
   ) {
     this.timeoutMs = config.get('WEBHOOK_TIMEOUT_MS', { infer: true });
     this.disableAfter = config.get('WEBHOOK_DISABLE_AFTER', { infer: true });
     this.retries = config.get('WEBHOOK_RETRIES', { infer: true });
+    this.slots = new Slots(config.get('WEBHOOK_CONCURRENCY', { infer: true }));
   }
 
   /**
-   * A batch of delivery jobs: their webhooks, deliveries made and owners read once for all,
-   * their attempts made at once and recorded by one statement. The jobs to try again, each
-   * with why.
+   * A batch of delivery jobs from the queue (retries, tests, replays, and first attempts
+   * the dispatching instance did not make): the jobs to try again, each with why.
    */
   async runBatch(jobs: QueuedJob<JobEnvelope<DeliveryJob>>[]): Promise<Map<string, Error>> {
+    return (await this.deliver(jobs, { fresh: false })).tryAgain;
+  }
+
+  /**
+   * The first attempts of deliveries just dispatched, whose jobs wait for the first retry's
+   * time: the jobs that need no retry are removed. An attempt whose turn comes after
+   * `before` (a backlog behind receivers that hang) is left to its job.
+   */
+  async attemptFirst(jobs: QueuedJob<JobEnvelope<EventDelivery>>[], before: number): Promise<void> {
+    const { tryAgain, left } = await this.deliver(jobs, { fresh: true, before });
+    const done = jobs.filter(({ id }) => !tryAgain.has(id) && !left.has(id));
+    await this.queue.remove(
+      DELIVERY_QUEUE,
+      done.map(({ id }) => id),
+    );
+  }
+
+  /**
+   * Jobs' deliveries: their webhooks, deliveries and owners read once for all, their
+   * attempts made at once (WEBHOOK_CONCURRENCY of this instance's at a time) and recorded
+   * by one statement. `fresh`: jobs just dispatched, with no delivery made yet.
+   */
+  private async deliver(
+    jobs: QueuedJob<JobEnvelope<DeliveryJob>>[],
+    { fresh, before = Infinity }: { fresh: boolean; before?: number },
+  ): Promise<{ tryAgain: Map<string, Error>; left: Set<string> }> {
     // A job that cannot be decided (its condition no longer compiles) fails alone.
     const tryAgain = new Map<string, Error>();
-    const planned = await this.plan(jobs, tryAgain);
-    if (planned.length === 0) return tryAgain;
+    const left = new Set<string>();
+    const planned = await this.plan(jobs, fresh, tryAgain);
     const attempts = await Promise.all(
-      planned.map(({ webhook, delivery }) => this.attempt(webhook, delivery)),
+      planned.map(({ webhook, delivery }) =>
+        this.slots.run(() =>
+          Date.now() < before ? this.attempt(webhook, delivery) : Promise.resolve(undefined),
+        ),
+      ),
     );
-    const outcomes: Outcome[] = planned.map((plan, i) => {
+    const outcomes: Outcome[] = [];
+    planned.forEach((plan, i) => {
       const attempt = attempts[i];
+      if (!attempt) return void left.add(plan.job.id);
       const delivered =
         attempt.status !== undefined && attempt.status >= 200 && attempt.status < 300;
-      const last = plan.job.retryCount >= this.retries;
+      const last = plan.attemptsBefore >= this.retries;
       const state: DeliveryState = delivered ? 'delivered' : last ? 'failed' : 'retrying';
-      return { ...plan, attempt, state };
+      outcomes.push({ ...plan, attempt, state });
     });
+    if (outcomes.length === 0) return { tryAgain, left };
     const failures = outcomes.filter(({ state }) => state !== 'delivered');
     if (failures.length === 0) {
       await this.repository.recordAttempts(outcomes);
@@ -115,7 +154,7 @@ export class WebhookDeliveries {
         );
       }
     }
-    return tryAgain;
+    return { tryAgain, left };
   }
 
   /**
@@ -125,6 +164,7 @@ export class WebhookDeliveries {
    */
   private async plan(
     jobs: QueuedJob<JobEnvelope<DeliveryJob>>[],
+    fresh: boolean,
     tryAgain: Map<string, Error>,
   ): Promise<Planned[]> {
     const webhooks = new Map(
@@ -132,11 +172,11 @@ export class WebhookDeliveries {
         await this.repository.targets([...new Set(jobs.map((job) => job.data.payload.webhook))])
       ).map((webhook) => [webhook.key, webhook]),
     );
-    const earlier = jobs.filter((job) => !('event' in job.data.payload) || job.retryCount > 0);
     const made = new Map(
-      (earlier.length > 0 ? await this.repository.byJobs(earlier.map((job) => job.id)) : []).map(
-        (delivery) => [delivery.jobId, delivery],
-      ),
+      (fresh ? [] : await this.repository.byJobs(jobs.map((job) => job.id))).map((delivery) => [
+        delivery.jobId,
+        delivery,
+      ]),
     );
     const readers = new Map<number, Promise<Reader | undefined>>();
     const readerOf = (owner: number) => {
@@ -152,7 +192,13 @@ export class WebhookDeliveries {
         continue;
       }
       if (!('event' in work)) {
-        if (existing) planned.push({ job, webhook, delivery: existing });
+        if (existing)
+          planned.push({
+            job,
+            webhook,
+            delivery: existing,
+            attemptsBefore: existing.attempts.length,
+          });
         continue;
       }
       if (!webhook.active) {
@@ -160,7 +206,12 @@ export class WebhookDeliveries {
         continue;
       }
       if (existing) {
-        planned.push({ job, webhook, delivery: existing });
+        planned.push({
+          job,
+          webhook,
+          delivery: existing,
+          attemptsBefore: existing.attempts.length,
+        });
         continue;
       }
       const payload = await this.payloadFor(webhook, work, await readerOf(webhook.owner)).catch(
@@ -169,7 +220,7 @@ export class WebhookDeliveries {
       if (!payload) continue;
       const { id: eventId, type: eventType } = work.event;
       const delivery = { idWebhook: webhook.key, jobId: job.id, eventId, eventType, payload };
-      planned.push({ job, webhook, delivery: { ...delivery, replayOf: null } });
+      planned.push({ job, webhook, delivery: { ...delivery, replayOf: null }, attemptsBefore: 0 });
     }
     return planned;
   }

@@ -18,12 +18,27 @@ export interface ReadyDelivery {
 
 export type DeliveryJob = EventDelivery | ReadyDelivery;
 
-/** How deliveries are tried again: WEBHOOK_RETRIES times, waits doubling up to two hours. */
+/**
+ * How deliveries are tried again: WEBHOOK_RETRIES times (counted by the attempts recorded:
+ * an event's first is made before its job runs), waits doubling up to two hours.
+ */
 export function deliveryRetries(config: ConfigService<Environment, true>): QueueSettings {
   return {
     retryLimit: config.get('WEBHOOK_RETRIES', { infer: true }),
-    retryDelay: config.get('WEBHOOK_RETRY_SECONDS', { infer: true }),
+    retryDelay: firstRetrySeconds(config),
     retryBackoff: true,
     retryDelayMax: 7_200,
   };
+}
+
+/**
+ * The wait before a delivery's first retry: WEBHOOK_RETRY_SECONDS, but at least three
+ * timeouts, so that the first attempt (made at once) has ended before its job comes due.
+ */
+export function firstRetrySeconds(config: ConfigService<Environment, true>): number {
+  const timeoutMs = config.get('WEBHOOK_TIMEOUT_MS', { infer: true });
+  return Math.max(
+    config.get('WEBHOOK_RETRY_SECONDS', { infer: true }),
+    Math.ceil((3 * timeoutMs) / 1000),
+  );
 }

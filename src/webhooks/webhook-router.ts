@@ -1,8 +1,9 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { FeedRow } from '../changes/change-feed.repository';
 import type { Environment } from '../config/environment';
 import { Transaction } from '../database/transaction';
+import { Transactions } from '../database/transactions.service';
 import { EventHandlers } from '../events/event-handlers.service';
 import type { EventRouter, EventRoutes, RoutedEvent } from '../events/event-router';
 import { uuidOfKeys } from '../queue/job-id';
@@ -10,34 +11,58 @@ import { JobEnvelope, JobQueue, QueueSettings } from '../queue/job-queue.service
 import { ownerOfRow } from '../model/owner';
 import { DELIVERY_QUEUE, WebhookRepository } from './webhook.repository';
 import { WebhookDeliveries } from './webhook-deliveries.service';
-import { deliveryRetries, DeliveryJob, EventDelivery } from './webhook-jobs';
+import { deliveryRetries, DeliveryJob, EventDelivery, firstRetrySeconds } from './webhook-jobs';
 
 /** Batches of deliveries under way at once per instance: a slow receiver holds up one. */
 const DELIVERY_WORKERS = 2;
+/** Deliveries whose first attempt this instance holds in memory, at most; more go the queue's way. */
+const FIRST_ATTEMPTS_HELD = 1_000;
 
 /**
  * Routes the change log's events to the organization's active webhooks: read in each
  * dispatcher pass, so a webhook made, changed or turned off counts from the next pass.
  * An event becomes one job per webhook, whose id is made of both keys (sent once).
+ *
+ * The job is written by the dispatcher's transaction, due at the first retry's time; the
+ * dispatching instance makes the first attempt as soon as that commits, and removes the job
+ * unless a retry is wanted. So a delivery that succeeds costs the queue an insert and a
+ * delete, not a fetch and a completion too; and a crash before the attempt is recorded
+ * loses nothing: the job makes it when due.
  */
 @Injectable()
-export class WebhookRouter implements EventRouter, OnModuleInit {
+export class WebhookRouter implements EventRouter, OnModuleInit, BeforeApplicationShutdown {
+  private readonly logger = new Logger(WebhookRouter.name);
   private readonly concurrency: number;
   private readonly retries: QueueSettings;
+  /** When a delivery's job comes due, after its dispatch. */
+  private readonly firstRetryMs: number;
+  /** How late after its dispatch a first attempt may still begin: it ends before its job is due. */
+  private readonly attemptWithinMs: number;
+  private held = 0;
+  private readonly attempting = new Set<Promise<void>>();
 
   constructor(
     private readonly handlers: EventHandlers,
     private readonly repository: WebhookRepository,
     private readonly queue: JobQueue,
     private readonly deliveries: WebhookDeliveries,
+    private readonly transactions: Transactions,
     config: ConfigService<Environment, true>,
   ) {
     this.concurrency = config.get('WEBHOOK_CONCURRENCY', { infer: true });
     this.retries = deliveryRetries(config);
+    const timeoutMs = config.get('WEBHOOK_TIMEOUT_MS', { infer: true });
+    this.firstRetryMs = firstRetrySeconds(config) * 1000;
+    this.attemptWithinMs = this.firstRetryMs - 2 * timeoutMs;
   }
 
   onModuleInit(): void {
     this.handlers.addRouter(this);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    // Attempts under way end (within the timeout) and are recorded while the database is up.
+    await Promise.all(this.attempting);
   }
 
   async declare(): Promise<void> {
@@ -75,6 +100,8 @@ export class WebhookRouter implements EventRouter, OnModuleInit {
     const jobs = events.flatMap(({ entry, event }) =>
       webhooksOf(entry).map((webhook) => ({
         id: uuidOfKeys(webhook, entry.key),
+        name: DELIVERY_QUEUE,
+        retryCount: 0,
         data: {
           organization: entry.idOrganization,
           actor: entry.idActor,
@@ -82,7 +109,29 @@ export class WebhookRouter implements EventRouter, OnModuleInit {
         } satisfies JobEnvelope<EventDelivery>,
       })),
     );
-    await this.queue.insert(DELIVERY_QUEUE, jobs, tx);
+    // Past what it may hold, the jobs are due at once: any instance's workers take them.
+    const attemptHere = this.queue.works && this.held + jobs.length <= FIRST_ATTEMPTS_HELD;
+    const startAfter = attemptHere ? this.firstRetryMs / 1000 : 0;
+    await this.queue.insert(
+      DELIVERY_QUEUE,
+      jobs.map(({ id, data }) => ({ id, data, startAfter })),
+      tx,
+    );
+    if (!attemptHere) return;
+    this.held += jobs.length;
+    const dispatched = Date.now();
+    this.transactions.afterCommit(tx, () => {
+      const attempt = this.deliveries
+        .attemptFirst(jobs, dispatched + this.attemptWithinMs)
+        .catch((error: unknown) =>
+          this.logger.error(error, 'first delivery attempts failed; their jobs make them'),
+        )
+        .finally(() => {
+          this.held -= jobs.length;
+          this.attempting.delete(attempt);
+        });
+      this.attempting.add(attempt);
+    });
   }
 }
 

@@ -132,7 +132,8 @@ export class WebhookRepository {
   deliveries(webhook: number, before: number | null, limit: number): Promise<DeliverySummary[]> {
     return this.sql.rows(
       `SELECT ${DELIVERY_COLUMNS},
-              CASE WHEN j.state IN ('created', 'retry') THEN j.start_after END AS "nextAttemptAt"
+              CASE WHEN d.state IN ('pending', 'retrying') AND j.state IN ('created', 'retry')
+                   THEN j.start_after END AS "nextAttemptAt"
          FROM webhook_delivery d
          LEFT JOIN pgboss.job j ON j.name = '${DELIVERY_QUEUE}' AND j.id = d.job_id
         WHERE d.id_webhook = $1 AND ($2::int8 IS NULL OR d.key < $2)
@@ -219,8 +220,8 @@ export class WebhookRepository {
                 (id_webhook, job_id, event_id, event_type, payload, replay_of, attempts, state)
          SELECT w.key, a.job_id, a.event_id, a.event_type, a.payload, a.replay_of,
                 jsonb_build_array(a.attempt), a.state
-           FROM jsonb_to_recordset($1::jsonb) AS a(id_webhook int8, job_id uuid, event_id text,
-                  event_type text, payload jsonb, replay_of int8, attempt jsonb, state text)
+           FROM json_to_recordset($1::json) AS a(id_webhook int8, job_id uuid, event_id text,
+                  event_type text, payload json, replay_of int8, attempt jsonb, state text)
            JOIN webhook w ON w.key = a.id_webhook
          ON CONFLICT (job_id) DO UPDATE
             SET attempts = webhook_delivery.attempts || EXCLUDED.attempts, state = EXCLUDED.state

@@ -1,5 +1,6 @@
 import { createServer, IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { DataSource } from 'typeorm';
 
 export interface Received {
   path: string;
@@ -9,8 +10,8 @@ export interface Received {
 
 /**
  * A webhook receiver on loopback. What it answers depends on the path's first part:
- * `/ok/…` 200, `/fail-once/…` 500 then 200, `/fail/…` 500, `/hang/…` never, `/close/…`
- * the connection closed, `/redirect/…` 302 to `/ok/…`.
+ * `/ok/…` 200, `/fail-once/…` 500 then 200, `/fail/…` 500, `/hang/…` never, `/hang-once/…`
+ * never then 200, `/close/…` the connection closed, `/redirect/…` 302 to `/ok/…`.
  */
 export class WebhookReceiver {
   readonly received: Received[] = [];
@@ -69,6 +70,13 @@ export class WebhookReceiver {
       case 'hang':
         this.hanging.add(response);
         return;
+      case 'hang-once':
+        if (this.failed.has(path)) response.end('ok');
+        else {
+          this.failed.add(path);
+          this.hanging.add(response);
+        }
+        return;
       case 'close':
         response.socket?.destroy();
         return;
@@ -79,4 +87,28 @@ export class WebhookReceiver {
         response.writeHead(404).end();
     }
   }
+}
+
+/**
+ * Whether every delivery to `webhook` of the changes to `entity` records `keys` has ended:
+ * the dispatcher read past their change-log entries, and no job of the webhook waits or
+ * runs (a delivery's job lives from its dispatch until no attempt is left to make).
+ */
+export async function deliveriesEnded(
+  dataSource: DataSource,
+  webhook: number,
+  entity: string,
+  keys: number[],
+): Promise<boolean> {
+  const [{ ended }] = await dataSource.query(
+    `SELECT (SELECT max(transaction_id) FROM change_log
+              WHERE entity = $2 AND record_key = ANY($3::int8[])) < d.range_from
+            AND cardinality(d.pending) = 0
+            AND NOT EXISTS (SELECT 1 FROM pgboss.job WHERE name = 'webhook-delivery'
+                  AND (data->'payload'->>'webhook')::int8 = $1
+                  AND state IN ('created', 'retry', 'active')) AS ended
+       FROM event_dispatch d WHERE d.name = 'events'`,
+    [webhook, entity, keys],
+  );
+  return ended === true;
 }

@@ -9,6 +9,7 @@ import { OwnerAndLookupIndexes1795635395325 } from './1795635395325-OwnerAndLook
 import { ChangeLog1795700000000 } from './1795700000000-ChangeLog';
 import { Jobs1795800000000 } from './1795800000000-Jobs';
 import { Webhooks1795900000000 } from './1795900000000-Webhooks';
+import { WebhookPayloadJson1796000000000 } from './1796000000000-WebhookPayloadJson';
 
 /** Listed, not globbed, so the same list works compiled, under ts-jest and in the CLI. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   ChangeLog1795700000000,
   Jobs1795800000000,
   Webhooks1795900000000,
+  WebhookPayloadJson1796000000000,
 ];

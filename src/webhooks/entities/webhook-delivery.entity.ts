@@ -44,7 +44,8 @@ export class WebhookDelivery {
   @Column({ type: 'varchar', length: 100 })
   eventType: string;
 
-  @Column({ type: 'jsonb' })
+  /** json, not jsonb: kept as written, so every attempt sends the first one's bytes. */
+  @Column({ type: 'json' })
   payload: Record<string, unknown>;
 
   @Column({ type: 'varchar', length: 20, default: 'pending' })
