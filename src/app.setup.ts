@@ -12,6 +12,7 @@ import { expressPlatform } from './http/express.platform';
 import { fastifyPlatform } from './http/fastify.platform';
 import { HttpPlatform } from './http/http-platform';
 import { ApiDocument } from './metadata/api-document';
+import { WiringAtDebugLogger } from './logging/nest-wiring';
 
 const PLATFORMS: Record<HttpPlatformName, HttpPlatform> = {
   express: expressPlatform,
@@ -32,7 +33,7 @@ export async function createApp(
     ...options,
     ...platform.appOptions,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(new WiringAtDebugLogger(app.get(Logger)));
   platform.configure(app, env);
   app.useGlobalPipes(new RequestValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter(app.get(HttpAdapterHost).httpAdapter));

@@ -8,6 +8,8 @@ import { limitHeapGrowth, limitNewSpace } from './http/heap-growth';
 import { BootLogger, bootLog, plainMessage } from './logging/boot-logger';
 import { Environment, validateEnvironment } from './config/environment';
 import { EmbeddedPostgres } from './database/embedded-postgres';
+import { FirstBootService } from './directory/first-boot.service';
+import { firstStartSummary } from './directory/first-start-summary';
 
 /**
  * Connections the embedded database accepts beyond the app's pool and the job queue's (and
@@ -53,7 +55,7 @@ async function main(): Promise<void> {
   if (!env.DATABASE_URL) {
     embedded = EmbeddedPostgres.start(env.DATA_DIR, {
       maxConnections: env.DATABASE_POOL_SIZE + env.JOBS_POOL_SIZE + EMBEDDED_SPARE_CONNECTIONS,
-      onNotice: (message) => log.warn(message),
+      onNotice: (message) => log.info(message),
     });
   }
   let databaseUrl: string;
@@ -74,9 +76,15 @@ async function main(): Promise<void> {
     });
     await app.listen(env.PORT, env.HOST);
     const where = env.DATABASE_URL ? 'PostgreSQL server' : `embedded PostgreSQL in ${env.DATA_DIR}`;
-    app
-      .get(Logger)
-      .log(`Atrium listening on http://${env.HOST}:${env.PORT} (${where}, ${env.HTTP_PLATFORM})`);
+    const logger = app.get(Logger);
+    logger.log(
+      `Atrium listening on http://${env.HOST}:${env.PORT} (${where}, ${env.HTTP_PLATFORM})`,
+    );
+    const { firstStart } = app.get(FirstBootService);
+    if (firstStart) {
+      const url = env.PUBLIC_URL ?? (await app.getUrl());
+      logger.log(firstStartSummary({ ...firstStart, url, cwd: process.cwd() }));
+    }
   } catch (error) {
     log.fatal(`Atrium did not start: ${plainMessage(error)}`);
     await stop(1);

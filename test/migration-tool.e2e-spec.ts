@@ -6,14 +6,18 @@ import { environmentWithout, runToExit } from './helpers/child-process';
 const ROOT = resolve(__dirname, '..');
 const TS_NODE = require.resolve('ts-node/dist/bin.js');
 const PRETTIER = require.resolve('prettier/bin/prettier.cjs');
-const EXAMPLE_MIGRATION = 1795557044215;
+/** An application module of the tests' own, with the migration this tool made for it. */
+const FIXTURE = join(ROOT, 'test/fixtures/orders');
+const FIXTURE_MIGRATION = 1795796939839;
 
 /**
- * `npm run migration:generate -- Shop` as the README has a new developer run it, in a
- * copy of the project with the example module copied into src/ and added to AppModule:
- * the tool writes the migration, lists it, formats both, and then has nothing left to do.
+ * `npm run migration:generate -- <Name>` as docs/extending.md's recipe has a new developer run
+ * it, in a copy of the project with a module copied into src/ and added to AppModule: the
+ * tool writes the migration, lists it, formats both, and then has nothing left to do. The
+ * module is the tests' own, not examples/shop: the recipe ends by removing that, and by
+ * then the project may hold its types itself.
  */
-describe('the migration tool, as the README uses it', () => {
+describe('the migration tool, as docs/extending.md uses it', () => {
   let project: string;
 
   const tool = (...args: string[]) =>
@@ -24,27 +28,30 @@ describe('the migration tool, as the README uses it', () => {
 
   beforeAll(async () => {
     project = await mkdtemp(join(tmpdir(), 'atr-project-'));
-    for (const name of ['src', 'examples', 'package.json', 'tsconfig.json', '.prettierrc']) {
+    for (const name of ['src', 'package.json', 'tsconfig.json', '.prettierrc']) {
       await cp(join(ROOT, name), join(project, name), { recursive: true });
     }
     await symlink(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
-    // The README's two commands: the example into src/, without its generated migration.
-    const shop = join(project, 'src/shop');
-    await cp(join(ROOT, 'examples/shop'), shop, { recursive: true });
-    for (const file of await readdir(shop)) {
-      if (file.endsWith('-Shop.ts')) await rm(join(shop, file));
+    // The recipe's two commands: the module into src/, without its generated migration.
+    const module = join(project, 'src/test-orders');
+    await cp(FIXTURE, module, { recursive: true });
+    for (const file of await readdir(module)) {
+      if (file.endsWith('-TestOrders.ts')) await rm(join(module, file));
       else {
-        const text = await readFile(join(shop, file), 'utf8');
-        await writeFile(join(shop, file), text.replaceAll("'../../src/atrium'", "'../atrium'"));
+        const text = await readFile(join(module, file), 'utf8');
+        await writeFile(
+          join(module, file),
+          text.replaceAll("'../../../src/atrium'", "'../atrium'"),
+        );
       }
     }
-    // "Add ShopModule to the imports of AppModule".
+    // "Add the module to the imports of AppModule".
     const appModule = join(project, 'src/app.module.ts');
     const app = await readFile(appModule, 'utf8');
     await writeFile(
       appModule,
-      `import { ShopModule } from './shop/shop.module';\n` +
-        app.replace('StorageModule,\n', 'StorageModule,\n        ShopModule,\n'),
+      `import { TestOrdersModule } from './test-orders/test-orders.module';\n` +
+        app.replace('StorageModule,\n', 'StorageModule,\n        TestOrdersModule,\n'),
     );
   });
   afterAll(() => rm(project, { recursive: true, force: true }));
@@ -52,24 +59,21 @@ describe('the migration tool, as the README uses it', () => {
   it('writes the new types’ migration, lists it, formats it; then there is nothing to generate', async () => {
     const drift = await tool('check');
     expect(drift.code).toBe(1);
-    expect(drift.stderr).toContain('CREATE TABLE "purchase_order"');
+    expect(drift.stderr).toContain('CREATE TABLE "test_order"');
 
-    const generated = await tool('generate', 'Shop');
+    const generated = await tool('generate', 'TestOrders');
     expect(generated.code).toBe(0);
-    const [, file] = /^Wrote (src\/database\/migrations\/(\d+)-Shop\.ts) \(\d+ statements\)$/m.exec(
-      generated.stdout,
-    )!;
-    const timestamp = /(\d+)-Shop/.exec(file)![1];
-    // The example's own migration, made by the same tool: the same file but for the time.
+    const [, file, timestamp] =
+      /^Wrote (src\/database\/migrations\/(\d+)-TestOrders\.ts) \(\d+ statements\)$/m.exec(
+        generated.stdout,
+      )!;
+    // The fixture's own migration, made by the same tool: the same file but for the time.
     const written = await readFile(join(project, file), 'utf8');
-    const example = await readFile(
-      join(ROOT, `examples/shop/${EXAMPLE_MIGRATION}-Shop.ts`),
-      'utf8',
-    );
-    expect(written).toBe(example.replaceAll(String(EXAMPLE_MIGRATION), timestamp));
+    const fixture = await readFile(join(FIXTURE, `${FIXTURE_MIGRATION}-TestOrders.ts`), 'utf8');
+    expect(written).toBe(fixture.replaceAll(String(FIXTURE_MIGRATION), timestamp));
     const index = await readFile(join(project, 'src/database/migrations/index.ts'), 'utf8');
-    expect(index).toContain(`import { Shop${timestamp} } from './${timestamp}-Shop';`);
-    expect(index).toMatch(new RegExp(`Shop${timestamp},\\n\\];`));
+    expect(index).toContain(`import { TestOrders${timestamp} } from './${timestamp}-TestOrders';`);
+    expect(index).toMatch(new RegExp(`TestOrders${timestamp},\\n\\];`));
     const formatted = await runToExit(
       PRETTIER,
       ['--check', file, 'src/database/migrations/index.ts'],

@@ -3,8 +3,8 @@ import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import request from 'supertest';
-import { Shop1795557044215 } from '../examples/shop/1795557044215-Shop';
-import { ShopModule } from '../examples/shop/shop.module';
+import { TestOrders1795796939839 } from './fixtures/orders/1795796939839-TestOrders';
+import { TestOrdersModule } from './fixtures/orders/test-orders.module';
 import { environmentWithout, runToExit } from './helpers/child-process';
 import { seedAdmin, createTestApp, TestApp } from './helpers/test-app';
 
@@ -63,7 +63,10 @@ describe('the OpenAPI document and the typed client', () => {
   let dir: string;
 
   beforeAll(async () => {
-    t = await createTestApp({}, { modules: [ShopModule], migrations: [Shop1795557044215] });
+    t = await createTestApp(
+      {},
+      { modules: [TestOrdersModule], migrations: [TestOrders1795796939839] },
+    );
     document = (await request(t.http).get('/docs-json').expect(200)).body;
     dir = await mkdtemp(join(tmpdir(), 'atr-client-'));
     await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
@@ -77,20 +80,20 @@ describe('the OpenAPI document and the typed client', () => {
   it('has a path per entity type, an application module’s included, and per workflow method', () => {
     expect(Object.keys(document.paths)).toEqual(
       expect.arrayContaining([
-        '/rest/entity/purchase_order',
-        '/rest/entity/purchase_order/{key}',
-        '/rest/entity/purchase_order/{key}/owner',
-        '/rest/entity/purchase_order_item/{key}',
+        '/rest/entity/test_order',
+        '/rest/entity/test_order/{key}',
+        '/rest/entity/test_order/{key}/owner',
+        '/rest/entity/test_order_line/{key}',
         '/rest/entity/invoice',
         '/rest/entity/invoice/{key}',
-        '/rest/workflow/shop/close',
+        '/rest/workflow/test_orders/close',
         '/rest/workflow/invoicing/summary',
       ]),
     );
     // The generic routes are described by the per-type paths instead.
     expect(document.paths['/rest/entity/{name}/{key}']).toBeUndefined();
     // A child type is written through its parent; a type no client writes is read only.
-    expect(Object.keys(document.paths['/rest/entity/purchase_order_item/{key}'])).toEqual(['get']);
+    expect(Object.keys(document.paths['/rest/entity/test_order_line/{key}'])).toEqual(['get']);
     expect(document.paths['/rest/entity/file']).toBeUndefined();
     expect(Object.keys(document.paths['/rest/entity/file/{key}'])).toEqual(['get']);
     expect(document.paths['/rest/entity/file/{key}/owner'].post).toBeDefined();
@@ -126,13 +129,13 @@ describe('the OpenAPI document and the typed client', () => {
       type: 'array',
       items: { $ref: '#/components/schemas/invoice_line.record' },
     });
-    const create = schemas['purchase_order.create'].properties;
+    const create = schemas['test_order.create'].properties;
     expect(create.properties.required).toEqual(['reference']);
-    expect(create.properties.properties).not.toHaveProperty('item_count');
-    expect(create.children.properties.purchase_order_purchase_order_item.items).toEqual({
-      $ref: '#/components/schemas/purchase_order_item.create',
+    expect(create.properties.properties).not.toHaveProperty('line_count');
+    expect(create.children.properties.test_order_test_order_line.items).toEqual({
+      $ref: '#/components/schemas/test_order_line.create',
     });
-    const close = document.paths['/rest/workflow/shop/close'].post.requestBody;
+    const close = document.paths['/rest/workflow/test_orders/close'].post.requestBody;
     expect(close.content['application/json'].schema).toEqual({
       type: 'object',
       properties: { orderKey: { type: 'integer', format: 'int64' } },
@@ -176,9 +179,7 @@ describe('the OpenAPI document and the typed client', () => {
     expect(tool.stderr).not.toMatch(/not a valid OpenAPI document|failed/);
     expect(tool.code).toBe(0);
     expect(tool.stdout).toMatch(/^Wrote atrium-api\.d\.ts \(\d+ paths\)$/m);
-    expect(await readFile(join(dir, 'atrium-api.d.ts'), 'utf8')).toContain(
-      '"purchase_order.create"',
-    );
+    expect(await readFile(join(dir, 'atrium-api.d.ts'), 'utf8')).toContain('"test_order.create"');
 
     await writeFile(
       join(dir, 'tsconfig.json'),

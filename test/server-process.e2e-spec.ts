@@ -23,10 +23,13 @@ import {
 } from '../src/database/embedded-postgres';
 import { assertBuilt, BUILT_SERVER, environmentWithout, runCli } from './helpers/child-process';
 import { isAlive, postmasterPid, waitFor } from './helpers/postmaster';
-import { logMessages, running, ServerProcess } from './helpers/server-process';
+import { jsonLogLines, logMessages, running, ServerProcess } from './helpers/server-process';
 import { steps } from './helpers/steps';
 
+const ROOT = join(__dirname, '..');
 const SHUTDOWN_LIMIT_MS = 5_000;
+/** pino's level of a warning: something an operator should act on. */
+const WARN = 40;
 const PASSWORD_MESSAGE = /^Created user "admin"; its password is in (\S+): /;
 
 /**
@@ -73,10 +76,16 @@ describe('the built server as a process on its own embedded database', () => {
     // Run by root, the database server runs as `postgres`, which must reach DATA_DIR.
     await chmod(workDir, 0o755);
     dataDir = join(workDir, 'data');
+    // LOG_LEVEL and LOG_FORMAT unset, as a newcomer starts it (the tests' own is silent).
     env = {
-      ...environmentWithout('DATABASE_URL', 'ADMIN_PASSWORD', 'TEST_DATABASE_URL'),
+      ...environmentWithout(
+        'DATABASE_URL',
+        'ADMIN_PASSWORD',
+        'TEST_DATABASE_URL',
+        'LOG_LEVEL',
+        'LOG_FORMAT',
+      ),
       DATA_DIR: dataDir,
-      LOG_LEVEL: 'info',
       DEMO_DATA: 'false',
     };
   });
@@ -105,6 +114,29 @@ describe('the built server as a process on its own embedded database', () => {
 
       const { body } = await logIn('admin', adminPassword).expect(200);
       expect(body.userName).toBe('admin');
+    },
+  );
+
+  step(
+    'ends its first start saying where things are, in JSON lines on a pipe, no routes, no warnings',
+    async () => {
+      const started = () =>
+        jsonLogLines(server.output).filter((line) => line.msg !== 'request completed');
+      expect(started().filter((line) => line.level >= WARN)).toEqual([]);
+      expect(started().map((line) => line.context)).not.toContain('RouterExplorer');
+      expect(started().map((line) => line.context)).not.toContain('RoutesResolver');
+      // Logged just after the line ServerProcess waits for: it may not have come yet.
+      await waitFor(() => /Atrium is ready/.test(server.output));
+      expect(started().at(-1)!.msg).toBe(
+        [
+          'Atrium is ready',
+          `  Server          ${server.url}`,
+          `  Console         ${server.url}/console/ (user "admin")`,
+          `  API reference   ${server.url}/docs`,
+          `  Documentation   ${join(ROOT, 'docs/README.md')}`,
+          '  Admin password  data/admin-password (sign in, change it, delete the file)',
+        ].join('\n'),
+      );
     },
   );
 

@@ -1,4 +1,4 @@
-import { validateEnvironment } from './environment';
+import { defaultLogFormat, validateEnvironment } from './environment';
 
 describe('validateEnvironment', () => {
   it('applies the defaults to an empty environment', () => {
@@ -48,5 +48,37 @@ describe('validateEnvironment', () => {
     expect(() => validateEnvironment({ API_KEY_CACHE_SECONDS: '300' })).toThrow(
       /API_KEY_CACHE_SECONDS/,
     );
+  });
+
+  describe('LOG_FORMAT', () => {
+    const isTTY = Object.getOwnPropertyDescriptor(process.stdout, 'isTTY');
+    const stdoutIsTerminal = (value: boolean) =>
+      Object.defineProperty(process.stdout, 'isTTY', { value, configurable: true });
+    afterEach(() => {
+      if (isTTY) Object.defineProperty(process.stdout, 'isTTY', isTTY);
+      else delete (process.stdout as { isTTY?: boolean }).isTTY;
+    });
+
+    it('is pretty for a person at a terminal and JSON lines for a pipe or a file', () => {
+      expect(defaultLogFormat({ isTTY: true })).toBe('pretty');
+      expect(defaultLogFormat({ isTTY: false })).toBe('json');
+      expect(defaultLogFormat({})).toBe('json');
+    });
+
+    it('defaults by what stdout is when unset or empty', () => {
+      stdoutIsTerminal(true);
+      expect(validateEnvironment({}).LOG_FORMAT).toBe('pretty');
+      expect(validateEnvironment({ LOG_FORMAT: '' }).LOG_FORMAT).toBe('pretty');
+      stdoutIsTerminal(false);
+      expect(validateEnvironment({}).LOG_FORMAT).toBe('json');
+    });
+
+    it('keeps the format given, whatever stdout is', () => {
+      stdoutIsTerminal(true);
+      expect(validateEnvironment({ LOG_FORMAT: 'json' }).LOG_FORMAT).toBe('json');
+      stdoutIsTerminal(false);
+      expect(validateEnvironment({ LOG_FORMAT: 'pretty' }).LOG_FORMAT).toBe('pretty');
+      expect(() => validateEnvironment({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
+    });
   });
 });

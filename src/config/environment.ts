@@ -26,19 +26,26 @@ export const LOG_FORMATS = ['json', 'pretty'] as const;
 export const HTTP_PLATFORMS = ['express', 'fastify'] as const;
 export type HttpPlatformName = (typeof HTTP_PLATFORMS)[number];
 export type LogFormat = (typeof LOG_FORMATS)[number];
+/**
+ * LOG_FORMAT when unset: pino-pretty's lines for a person at a terminal, JSON lines for
+ * whatever reads a pipe or a file (a log collector, systemd's journal, the tests).
+ */
+export function defaultLogFormat(stdout: { isTTY?: boolean } = process.stdout): LogFormat {
+  return stdout.isTTY ? 'pretty' : 'json';
+}
 /** Where file versions keep their bytes (src/storage/backends/): the file system or PostgreSQL. */
 export const STORAGE_DRIVERS = ['fs', 'db'] as const;
 export type StorageDriver = (typeof STORAGE_DRIVERS)[number];
 
 /**
- * Every setting the server reads, with its default. `.env.example` and the README's
- * configuration table list the same names: keep the three in step.
+ * Every setting the server reads, with its default. `.env.example` and the tables of
+ * docs/configuration.md list the same names: keep the three in step.
  */
 export class Environment {
   @IsInt() @Min(0) @Max(65535) PORT: number = 3000;
   @IsString() HOST: string = '127.0.0.1';
   @IsString() SERVER_NAME: string = 'Atrium';
-  /** `express` (Nest's default platform) or `fastify` (more requests per second: README). */
+  /** `express` (Nest's default platform) or `fastify` (more requests per second: docs/decisions.md). */
   @IsIn(HTTP_PLATFORMS) HTTP_PLATFORM: HttpPlatformName = 'express';
 
   @IsOptional()
@@ -97,8 +104,9 @@ export class Environment {
   /** Failed attempts in a row (across deliveries) after which a webhook is turned off. */
   @IsInt() @Min(1) WEBHOOK_DISABLE_AFTER: number = 100;
   /**
-   * A failed delivery is tried again this many times, the first after WEBHOOK_RETRY_SECONDS,
-   * each wait twice the last, up to two hours: with the defaults, for about a day.
+   * A failed delivery is tried again this many times, the first after WEBHOOK_RETRY_SECONDS
+   * (at least three WEBHOOK_TIMEOUT_MS), each wait twice the last, up to two hours: with the
+   * defaults, for about a day.
    */
   @IsInt() @Min(0) @Max(100) WEBHOOK_RETRIES: number = 18;
   @IsInt() @Min(1) @Max(3_600) WEBHOOK_RETRY_SECONDS: number = 60;
@@ -113,7 +121,7 @@ export class Environment {
   @IsOptional() @IsString() @MinLength(8) ADMIN_PASSWORD?: string;
   /** Seed the demo domain's data set on an empty database. */
   @IsIn(['true', 'false']) DEMO_DATA: string = 'true';
-  /** The password of the demo's users (README, "Access control"); unset: none can sign in. */
+  /** The password of the demo's users (docs/access-control.md); unset: none can sign in. */
   @IsOptional() @IsString() @MinLength(8) DEMO_USER_PASSWORD?: string;
 
   /**
@@ -125,7 +133,7 @@ export class Environment {
     message: 'PUBLIC_URL must be a scheme and host, e.g. https://atrium.example.com',
   })
   PUBLIC_URL?: string;
-  /** OpenID providers: a JSON array (README, "OpenID Connect"); or a file holding one. */
+  /** OpenID providers: a JSON array (docs/http-reference.md); or a file holding one. */
   @IsOptional() @IsString() OIDC_PROVIDERS?: string;
   @IsOptional() @IsString() OIDC_PROVIDERS_FILE?: string;
 
@@ -142,8 +150,11 @@ export class Environment {
   @Matches(BYTE_SIZE, { message: 'BODY_LIMIT must look like 100kb or 1mb' })
   BODY_LIMIT: string = '1mb';
   @IsIn(LOG_LEVELS) LOG_LEVEL: string = 'info';
-  /** `json` (one JSON object per line) or `pretty` (pino-pretty's lines, to read locally). */
-  @IsIn(LOG_FORMATS) LOG_FORMAT: LogFormat = 'json';
+  /**
+   * `json` (one JSON object per line) or `pretty` (pino-pretty's coloured lines); unset:
+   * pretty when stdout is a terminal, json otherwise (defaultLogFormat).
+   */
+  @IsIn(LOG_FORMATS) LOG_FORMAT: LogFormat = defaultLogFormat();
   /** Longest FETCH query text, in bytes; a longer body is 413. */
   @IsInt() @Min(1) @Max(16_777_216) FETCH_MAX_QUERY_BYTES: number = 65536;
   /** FETCH: the rows a query without LIMIT returns at most. */

@@ -21,6 +21,12 @@ export interface FirstBootHandler {
 /** Where a generated admin password is written, in DATA_DIR. */
 export const ADMIN_PASSWORD_FILE = 'admin-password';
 
+/** What a start made that found the database empty. */
+export interface FirstStart {
+  /** Where the admin's generated password is; none when ADMIN_PASSWORD gave it. */
+  adminPasswordFile?: string;
+}
+
 /**
  * On an empty database: organization `Demo`, business unit `Main`, admin user `admin`;
  * then the `@OnFirstBoot()` providers (the demo data set).
@@ -28,6 +34,8 @@ export const ADMIN_PASSWORD_FILE = 'admin-password';
 @Injectable()
 export class FirstBootService implements OnApplicationBootstrap {
   private readonly logger = new Logger(FirstBootService.name);
+  /** Set when this start found the database empty: main.ts then says where things are. */
+  firstStart?: FirstStart;
 
   constructor(
     private readonly organizations: OrganizationService,
@@ -45,18 +53,25 @@ export class FirstBootService implements OnApplicationBootstrap {
       adminPassword: password,
     });
     if (!created) return;
-    if (!configured) {
-      // Only its hash is stored, and no log line holds a password: it goes to a file
-      // only this OS user can read, as Jenkins does with its first password.
-      const file = resolve(this.config.get('DATA_DIR', { infer: true }), ADMIN_PASSWORD_FILE);
-      await mkdir(dirname(file), { recursive: true });
-      await writeFile(file, `${password}\n`, { mode: 0o600 });
-      await chmod(file, 0o600); // a file left from an earlier database keeps its mode
-      this.logger.warn(
-        `Created user "${DEMO_ADMIN}"; its password is in ${file}: sign in, change it, delete the file`,
-      );
-    }
+    this.firstStart = {
+      adminPasswordFile: configured ? undefined : await this.writeAdminPassword(password),
+    };
     for (const handler of this.firstBootHandlers()) await handler.onFirstBoot(created);
+  }
+
+  /**
+   * Only its hash is stored, and no log line holds a password: it goes to a file only
+   * this OS user can read, as Jenkins does with its first password.
+   */
+  private async writeAdminPassword(password: string): Promise<string> {
+    const file = resolve(this.config.get('DATA_DIR', { infer: true }), ADMIN_PASSWORD_FILE);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, `${password}\n`, { mode: 0o600 });
+    await chmod(file, 0o600); // a file left from an earlier database keeps its mode
+    this.logger.log(
+      `Created user "${DEMO_ADMIN}"; its password is in ${file}: sign in, change it, delete the file`,
+    );
+    return file;
   }
 
   private firstBootHandlers(): FirstBootHandler[] {

@@ -1,12 +1,33 @@
 import { LoggerService } from '@nestjs/common';
 import pino, { Logger as Pino, TransportSingleOptions } from 'pino';
-import { LOG_FORMATS, LOG_LEVELS, LogFormat } from '../config/environment';
+import { defaultLogFormat, LOG_FORMATS, LOG_LEVELS, LogFormat } from '../config/environment';
+import { contextOf, isWiringLine } from './nest-wiring';
+
+/**
+ * What pino-pretty shows of a line: its context before the message, and a request as its
+ * method, URL, status and time; not pid and host, the same on every line, nor the request
+ * and response objects, a dozen lines each (LOG_FORMAT=json keeps them all).
+ */
+const PRETTY_OPTIONS = {
+  colorize: true,
+  translateTime: 'SYS:HH:MM:ss.l',
+  ignore: 'pid,hostname,context,req,res,responseTime',
+  messageFormat:
+    '{if context}[{context}] {end}{msg}' +
+    '{if req.method} {req.method} {req.url} {res.statusCode} {responseTime}ms{end}',
+};
 
 /** pino-pretty's coloured lines for LOG_FORMAT=pretty; JSON lines otherwise. */
 export function transportFor(format: LogFormat): TransportSingleOptions | undefined {
-  return format === 'pretty'
-    ? { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l' } }
-    : undefined;
+  return format === 'pretty' ? { target: 'pino-pretty', options: PRETTY_OPTIONS } : undefined;
+}
+
+/** LOG_FORMAT as given when it is valid, the default otherwise (the validation says why). */
+export function bootLogFormat(
+  raw: NodeJS.ProcessEnv,
+  stdout: { isTTY?: boolean } = process.stdout,
+): LogFormat {
+  return LOG_FORMATS.find((f) => f === raw.LOG_FORMAT) ?? defaultLogFormat(stdout);
 }
 
 /**
@@ -15,8 +36,7 @@ export function transportFor(format: LogFormat): TransportSingleOptions | undefi
  */
 export function bootLog(raw: NodeJS.ProcessEnv): Pino {
   const level = LOG_LEVELS.includes(raw.LOG_LEVEL ?? '') ? raw.LOG_LEVEL! : 'info';
-  const format = LOG_FORMATS.find((f) => f === raw.LOG_FORMAT) ?? 'json';
-  return pino({ level, transport: transportFor(format) });
+  return pino({ level, transport: transportFor(bootLogFormat(raw)) });
 }
 
 /**
@@ -40,7 +60,8 @@ export class BootLogger implements LoggerService {
   constructor(private readonly pino: Pino) {}
 
   log(message: unknown, ...params: unknown[]): void {
-    this.pino.info({ context: contextOf(params) }, String(message));
+    const level = isWiringLine(params) ? 'debug' : 'info';
+    this.pino[level]({ context: contextOf(params) }, String(message));
   }
 
   warn(message: unknown, ...params: unknown[]): void {
@@ -62,10 +83,4 @@ export class BootLogger implements LoggerService {
     if (stack) this.pino.debug({ context, stack }, plainMessage(message));
     this.pino.error({ context }, plainMessage(message));
   }
-}
-
-/** Nest passes the context last. */
-function contextOf(params: unknown[]): string | undefined {
-  const last = params[params.length - 1];
-  return typeof last === 'string' && !last.includes('\n') ? last : undefined;
 }

@@ -45,7 +45,7 @@ export class OrphanSweeper implements OnApplicationBootstrap, BeforeApplicationS
   private async sweep(): Promise<void> {
     try {
       const removed = await this.fs.sweep((sha256s) => this.files.recordedBlobs('fs', sha256s));
-      if (removed > 0) this.logger.warn(`Removed ${removed} stored files no version names`);
+      if (removed > 0) this.logger.log(`Removed ${removed} stored files no version names`);
     } catch (error) {
       this.logger.error(`Sweeping stored files failed: ${(error as Error).message}`);
     }

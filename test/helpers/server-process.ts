@@ -69,6 +69,26 @@ export class ServerProcess {
 /** Servers started and not yet exited: a suite's afterAll kills what is left. */
 export const running = new Set<ServerProcess>();
 
+export interface LogLine {
+  level: number;
+  msg: string;
+  context?: string;
+}
+
+/** Each line of the output as pino's JSON; throws at the first line that is not JSON. */
+export function jsonLogLines(output: string): LogLine[] {
+  return output
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => {
+      try {
+        return JSON.parse(line) as LogLine;
+      } catch {
+        throw new Error(`Not a JSON line: ${line}`);
+      }
+    });
+}
+
 /** The `msg` of each pino JSON line. */
 export function logMessages(output: string): string[] {
   return output.split('\n').flatMap((line) => {
