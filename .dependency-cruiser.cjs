@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The layers of src/, from the bottom: a folder imports only folders of the layers below
- * its own (README, "Layout"). Folders of one layer know nothing of each other. Two are
+ * its own (docs/development.md, "Layers"). Folders of one layer know nothing of each other. Two are
  * files directly in src/: `app` (the app module and its setup, the public surface
  * atrium.ts) and `entry` (main.ts and cli.ts, what node runs).
  */

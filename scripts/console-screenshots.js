@@ -2,7 +2,7 @@
 /**
  * `npm run docs:screenshots`: the console's main screens as PNGs in docs/console/, taken
  * in Chromium from the built server on a fresh database with the demo data (the
- * benchmarks' harness starts and cleans up both). The README shows them.
+ * benchmarks' harness starts and cleans up both). docs/console.md shows them.
  */
 const path = require('node:path');
 const {

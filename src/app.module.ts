@@ -28,7 +28,7 @@ export interface AppOptions {
   databaseUrl: string;
   /** Further feature modules, e.g. an application's own entity types in its tests. */
   modules?: DynamicModule['imports'];
-  /** Their migrations, run after the app's own (the README's example module's, in tests). */
+  /** Their migrations, run after the app's own (the example module's of docs/, in tests). */
   migrations?: MigrationClass[];
 }
 

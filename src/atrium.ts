@@ -1,8 +1,7 @@
 /**
  * What Atrium gives an application's modules, in one import: entity types with child
  * groups and secured properties, their hooks, workflows, and the scoped data API both
- * read and write with, after-commit event subscribers and jobs (README, "Add an entity type",
- * "Write a workflow", "Events and jobs"). A provider
+ * read and write with, after-commit event subscribers and jobs (docs/extending.md). A provider
  * that runs work of its own as a user injects DataService (global, as are EntityService and
  * FetchService: no module to import for them).
  */

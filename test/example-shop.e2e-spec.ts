@@ -8,11 +8,11 @@ import { createTestApp, TestApp, uniqueName } from './helpers/test-app';
 const EXAMPLE = join(__dirname, '../examples/shop');
 
 /**
- * The README's extension example (examples/shop) as an application module: loaded into
- * the app with its generated migration and driven over HTTP, and quoted by the README
- * word for word, so the documented path cannot break unnoticed.
+ * The extension example of docs/extending.md (examples/shop) as an application module:
+ * loaded into the app with its generated migration and driven over HTTP, and quoted by
+ * that page word for word, so the documented path cannot break unnoticed.
  */
-describe('the example module of the README', () => {
+describe('the example module of docs/extending.md', () => {
   let t: TestApp;
   let f: AccessFixture;
 
@@ -80,8 +80,8 @@ describe('the example module of the README', () => {
     expect(again.body).toEqual({ detail: `order ${created.key} is closed` });
   });
 
-  it('is quoted by the README word for word', async () => {
-    const readme = await readFile(join(__dirname, '../README.md'), 'utf8');
+  it('is quoted by docs/extending.md word for word', async () => {
+    const page = await readFile(join(__dirname, '../docs/extending.md'), 'utf8');
     const files = (await readdir(EXAMPLE)).filter((name) => !/^\d+-/.test(name));
     expect(files.sort()).toEqual([
       'purchase-order.entity.ts',
@@ -91,7 +91,7 @@ describe('the example module of the README', () => {
     ]);
     for (const name of files) {
       const source = await readFile(join(EXAMPLE, name), 'utf8');
-      expect(readme).toContain(`\`\`\`ts\n// examples/shop/${name}\n${source}\`\`\``);
+      expect(page).toContain(`\`\`\`ts\n// examples/shop/${name}\n${source}\`\`\``);
     }
   });
 });

@@ -50,7 +50,7 @@ Usage: npm run cli -- <command> [options]
 
   db:convert-pglite
       Converts the PGlite database of an earlier Atrium in DATA_DIR/pgdata into the
-      embedded PostgreSQL server (README, "Upgrading from PGlite"). The server must be
+      embedded PostgreSQL server (docs/operations.md, "From PGlite"). The server must be
       stopped; the PGlite files are kept in DATA_DIR/pgdata-pglite.
 
   help

@@ -55,8 +55,8 @@ export class EmbeddedPostgres {
       if (await holdsPgliteDatabase(root)) {
         throw new Error(
           `${clusterDir} holds a PGlite database, the embedded database of earlier versions ` +
-            `of Atrium. Convert it with "npm run cli -- db:convert-pglite" (README, ` +
-            `"Upgrading from PGlite"), or set DATA_DIR to another directory to start afresh.`,
+            `of Atrium. Convert it with "npm run cli -- db:convert-pglite" (docs/operations.md, ` +
+            `"From PGlite"), or set DATA_DIR to another directory to start afresh.`,
         );
       }
       // Ours (the lock is), left by an Atrium that was killed: stopped cleanly, so that it

@@ -1,7 +1,7 @@
 import type { Depth } from '../access/access.depth';
 
 /**
- * The demo's security model (README, "Access control"): two units under Main, a role per
+ * The demo's security model (docs/access-control.md): two units under Main, a role per
  * kind of user showing the depths, and a user or two holding each. Passwords come from
  * DEMO_USER_PASSWORD; without it the users exist but cannot sign in until an
  * administrator sets theirs.

@@ -10,8 +10,8 @@ import { parseJsonBody } from './json-body';
 import expressStaticGzip from 'express-static-gzip';
 
 /**
- * Nest's Express adapter, with two shortcuts on the way of every request (the README's
- * "Performance at scale" has what they saved):
+ * Nest's Express adapter, with two shortcuts on the way of every request (docs/decisions.md,
+ * "Performance at scale", has what they saved):
  *
  * - Node makes each request and response as an instance of a subclass whose prototype
  *   stands in for Express's (app.request, app.response). Relies on Express's handler

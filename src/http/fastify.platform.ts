@@ -9,7 +9,7 @@ import { parseJsonBody } from './json-body';
 
 /**
  * Fastify under Nest: several times Express's requests per second on a bare route, and
- * 1.1–1.6 times on the app's routes (README, "Decisions").
+ * 1.1–1.6 times on the app's routes (docs/decisions.md).
  */
 export const fastifyPlatform: HttpPlatform = {
   // The parsers are registered by configure, as on Express.

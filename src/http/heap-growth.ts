@@ -15,7 +15,7 @@ export const NEW_SPACE_BYTES = 8 * 1024 * 1024;
  * which heap-growth.spec.ts checks V8 still has). By default V8 lets the old generation
  * grow to up to four times what survived the last full collection before it collects
  * again; the server keeps little alive, so its RSS under load is mostly garbage waiting
- * for that (the README's "Performance at scale" has the figures). Unlike a fixed
+ * for that (docs/decisions.md, "Performance at scale", has the figures). Unlike a fixed
  * --max-old-space-size this sets no ceiling: a heap that holds more stays free to grow.
  * A --heap-growing-percent given to node wins.
  */
@@ -30,7 +30,7 @@ export function limitHeapGrowth(execArgv: string[] = process.execArgv): void {
  * collection at every growth (`--semi-space-growth-factor`, 2): once a collection leaves
  * it at the size, the factor becomes 1 (it stays), and 2 again if V8 shrinks it while the
  * server idles. Under load the young generation is garbage almost entirely, so a smaller
- * one is collected more often for about the same work (the README has the figures): 25
+ * one is collected more often for about the same work (docs/decisions.md has them): 25
  * MiB less RSS. The factor changes between tasks (a collection's report comes after it),
  * so one task allocating more than the young generation holds may still grow it once
  * more. A --max-semi-space-size given to node wins.

@@ -33,7 +33,7 @@ export function requestId(request: IncomingMessage): string {
 /**
  * helmet's headers, taken once at boot: with its defaults they depend on nothing in the
  * request. Per request, @fastify/helmet built a new helmet and then set each header on
- * the raw response, a sixth of a small request's cost (README, "Decisions").
+ * the raw response, a sixth of a small request's cost (docs/decisions.md).
  */
 export function helmetHeaders(): Record<string, string> {
   const headers: Record<string, string> = {};

@@ -7,7 +7,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
  * `npm run client:generate [-- <source> [<output>]]`: TypeScript types of a server's API,
  * from its OpenAPI document (a running server's /docs-json, or a file), by
  * openapi-typescript, after checking the document is valid OpenAPI. Every entity type
- * and workflow of that server is in them; use them with openapi-fetch (README, "Schema").
+ * and workflow of that server is in them; use them with openapi-fetch (docs/extending.md).
  */
 const DEFAULT_SOURCE = `http://localhost:${process.env.PORT ?? 3000}/docs-json`;
 const DEFAULT_OUTPUT = 'client/atrium-api.d.ts';

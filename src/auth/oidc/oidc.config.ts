@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 const URL_OPTIONS = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-/** One entry of OIDC_PROVIDERS, as written (README, "OpenID Connect"). */
+/** One entry of OIDC_PROVIDERS, as written (docs/http-reference.md, "OpenID Connect"). */
 class ProviderEntry {
   @Matches(/^[A-Za-z0-9][A-Za-z0-9_-]{0,49}$/, {
     message: 'name must be a word of letters, digits, _ and -',
