@@ -117,7 +117,7 @@ describe('events across a crash', () => {
         EVENTS_FILE: eventsFile,
         EVENTS_POLL_MS: '200',
         WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
-        // The job of a delivery comes due three timeouts after the event: 3 s.
+        // The job of a delivery comes due four timeouts after the event: 4 s.
         WEBHOOK_TIMEOUT_MS: '1000',
         WEBHOOK_RETRY_SECONDS: '1',
         JOBS: 'true',

@@ -1,3 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { Transactions } from '../src/database/transactions.service';
+import { JobQueue } from '../src/queue/job-queue.service';
+import { DELIVERY_QUEUE, WebhookRepository } from '../src/webhooks/webhook.repository';
 import request from 'supertest';
 import { Webhook as Verifier } from 'standardwebhooks';
 import { HostResolver } from '../src/webhooks/webhook-addresses';
@@ -415,5 +419,48 @@ describe('webhooks', () => {
     await api(otherAdmin).get(`/rest/webhooks/${hook.key}/deliveries`).expect(404);
     await api(otherAdmin).post(`/rest/webhooks/${hook.key}/secret`).expect(404);
     await api(otherAdmin).get(`/rest/entity/webhook/${hook.key}`).expect(404);
+  });
+
+  it('leaves a delivery job a worker has taken when its first attempt ends, and keeps a delivery that ended', async () => {
+    const hook = await webhook('/ok/taken', 'account.created');
+    const queue = t.app.get(JobQueue);
+    const repository = t.app.get(WebhookRepository);
+    const [taken, waiting] = [randomUUID(), randomUUID()];
+    const data = { organization: null, actor: null, payload: { webhook: hook.key } };
+    await t.app.get(Transactions).run((tx) =>
+      queue.insert(
+        DELIVERY_QUEUE,
+        [taken, waiting].map((id) => ({ id, data, startAfter: 3600 })),
+        tx,
+      ),
+    );
+    // As a worker takes a job that came due while the first attempt was under way.
+    await t.dataSource.query(`UPDATE pgboss.job SET state = 'active' WHERE id = $1`, [taken]);
+    await queue.remove(DELIVERY_QUEUE, [taken, waiting]);
+    const left = await t.dataSource.query(
+      `SELECT id::text FROM pgboss.job WHERE id = ANY($1::uuid[])`,
+      [[taken, waiting]],
+    );
+    expect(left).toEqual([{ id: taken }]);
+
+    // That worker's attempt is recorded after the first one's success: still delivered.
+    const delivery = {
+      idWebhook: hook.key,
+      jobId: taken,
+      eventId: 'e-taken',
+      eventType: 'account.created',
+      payload: {},
+      replayOf: null,
+    };
+    const at = new Date().toISOString();
+    await repository.recordAttempts([
+      { delivery, attempt: { at, status: 200, durationMs: 1 }, state: 'delivered' },
+    ]);
+    await repository.recordAttempts([
+      { delivery, attempt: { at, status: 503, durationMs: 1 }, state: 'retrying' },
+    ]);
+    const [recorded] = await repository.byJobs([taken]);
+    expect(recorded.state).toBe('delivered');
+    expect(recorded.attempts.map((a) => a.status)).toEqual([200, 503]);
   });
 });

@@ -105,7 +105,7 @@ export class Environment {
   @IsInt() @Min(1) WEBHOOK_DISABLE_AFTER: number = 100;
   /**
    * A failed delivery is tried again this many times, the first after WEBHOOK_RETRY_SECONDS
-   * (at least three WEBHOOK_TIMEOUT_MS), each wait twice the last, up to two hours: with the
+   * (at least four WEBHOOK_TIMEOUT_MS), each wait twice the last, up to two hours: with the
    * defaults, for about a day.
    */
   @IsInt() @Min(0) @Max(100) WEBHOOK_RETRIES: number = 18;

@@ -1,5 +1,9 @@
 -- The SQL of src/queue/jobs.repository.ts: written by npm run sql:generate, checked by CI.
 
+-- JobsRepository.deleteWaiting
+-- arguments: "webhook-delivery", ["00000000-0000-0000-0000-000000000000"]
+DELETE FROM pgboss.job WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'created';
+
 -- JobsRepository.failed
 -- arguments: 1, 50
 SELECT id::text, name AS queue, output->>'message' AS error, retry_count + 1 AS attempts,

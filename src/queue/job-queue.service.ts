@@ -124,9 +124,12 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
     if (jobs.length > 0) await this.boss.insert(name, jobs, { db: this.jobs.executorIn(tx) });
   }
 
-  /** Deletes jobs that are no longer wanted (their work was done another way). */
+  /**
+   * Deletes jobs that are no longer wanted (their work was done another way), unless a
+   * worker has taken them meanwhile.
+   */
   async remove(name: string, ids: string[]): Promise<void> {
-    if (ids.length > 0) await this.boss.deleteJob(name, ids);
+    if (ids.length > 0) await this.jobs.deleteWaiting(name, ids);
   }
 
   /**

@@ -45,6 +45,18 @@ export class JobsRepository {
     );
   }
 
+  /**
+   * Deletes jobs of `queue` that no worker has taken (pg-boss's deleteJob takes any state:
+   * a job under way is left to end).
+   */
+  @GenerateSql({ params: ['webhook-delivery', ['00000000-0000-0000-0000-000000000000']] })
+  async deleteWaiting(queue: string, ids: string[]): Promise<void> {
+    await this.sql.run(
+      `DELETE FROM pgboss.job WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'created'`,
+      [queue, ids],
+    );
+  }
+
   /** The queue of a failed job of the organization, if it is one. */
   @GenerateSql({ params: ['00000000-0000-0000-0000-000000000000', 1] })
   async queueOfFailed(id: string, organizationKey: number): Promise<string | undefined> {

@@ -94,11 +94,15 @@ export class WebhookDeliveries {
 
   /**
    * The first attempts of deliveries just dispatched, whose jobs wait for the first retry's
-   * time: the jobs that need no retry are removed. An attempt whose turn comes after
-   * `before` (a backlog behind receivers that hang) is left to its job.
+   * time: the jobs that need no retry are removed. An attempt whose turn comes when
+   * `mayStart` says no (late, behind receivers that hang; or the app is closing) is left to
+   * its job.
    */
-  async attemptFirst(jobs: QueuedJob<JobEnvelope<EventDelivery>>[], before: number): Promise<void> {
-    const { tryAgain, left } = await this.deliver(jobs, { fresh: true, before });
+  async attemptFirst(
+    jobs: QueuedJob<JobEnvelope<EventDelivery>>[],
+    mayStart: () => boolean,
+  ): Promise<void> {
+    const { tryAgain, left } = await this.deliver(jobs, { fresh: true, mayStart });
     const done = jobs.filter(({ id }) => !tryAgain.has(id) && !left.has(id));
     await this.queue.remove(
       DELIVERY_QUEUE,
@@ -113,7 +117,7 @@ export class WebhookDeliveries {
    */
   private async deliver(
     jobs: QueuedJob<JobEnvelope<DeliveryJob>>[],
-    { fresh, before = Infinity }: { fresh: boolean; before?: number },
+    { fresh, mayStart = () => true }: { fresh: boolean; mayStart?: () => boolean },
   ): Promise<{ tryAgain: Map<string, Error>; left: Set<string> }> {
     // A job that cannot be decided (its condition no longer compiles) fails alone.
     const tryAgain = new Map<string, Error>();
@@ -122,7 +126,7 @@ export class WebhookDeliveries {
     const attempts = await Promise.all(
       planned.map(({ webhook, delivery }) =>
         this.slots.run(() =>
-          Date.now() < before ? this.attempt(webhook, delivery) : Promise.resolve(undefined),
+          mayStart() ? this.attempt(webhook, delivery) : Promise.resolve(undefined),
         ),
       ),
     );
@@ -132,7 +136,8 @@ export class WebhookDeliveries {
       if (!attempt) return void left.add(plan.job.id);
       const delivered =
         attempt.status !== undefined && attempt.status >= 200 && attempt.status < 300;
-      const last = plan.attemptsBefore >= this.retries;
+      // The queue's own count too: a run that died before recording its attempt counts there.
+      const last = plan.attemptsBefore >= this.retries || plan.job.retryCount >= this.retries;
       const state: DeliveryState = delivered ? 'delivered' : last ? 'failed' : 'retrying';
       outcomes.push({ ...plan, attempt, state });
     });

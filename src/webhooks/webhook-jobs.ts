@@ -32,13 +32,14 @@ export function deliveryRetries(config: ConfigService<Environment, true>): Queue
 }
 
 /**
- * The wait before a delivery's first retry: WEBHOOK_RETRY_SECONDS, but at least three
- * timeouts, so that the first attempt (made at once) has ended before its job comes due.
+ * The wait before a delivery's first retry: WEBHOOK_RETRY_SECONDS, but at least four
+ * timeouts: a first attempt (made at once) begins within the first three or is left to its
+ * job, and has ended, with a timeout to spare for recording it, before its job comes due.
  */
 export function firstRetrySeconds(config: ConfigService<Environment, true>): number {
   const timeoutMs = config.get('WEBHOOK_TIMEOUT_MS', { infer: true });
   return Math.max(
     config.get('WEBHOOK_RETRY_SECONDS', { infer: true }),
-    Math.ceil((3 * timeoutMs) / 1000),
+    Math.ceil((4 * timeoutMs) / 1000),
   );
 }

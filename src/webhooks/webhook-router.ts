@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { setTimeout } from 'node:timers/promises';
 import type { FeedRow } from '../changes/change-feed.repository';
 import type { Environment } from '../config/environment';
 import { Transaction } from '../database/transaction';
@@ -17,6 +18,8 @@ import { deliveryRetries, DeliveryJob, EventDelivery, firstRetrySeconds } from '
 const DELIVERY_WORKERS = 2;
 /** Deliveries whose first attempt this instance holds in memory, at most; more go the queue's way. */
 const FIRST_ATTEMPTS_HELD = 1_000;
+/** At shutdown, how long attempts already sent may take to be answered and recorded. */
+const SHUTDOWN_WAIT_MS = 5_000;
 
 /**
  * Routes the change log's events to the organization's active webhooks: read in each
@@ -36,10 +39,14 @@ export class WebhookRouter implements EventRouter, OnModuleInit, BeforeApplicati
   private readonly retries: QueueSettings;
   /** When a delivery's job comes due, after its dispatch. */
   private readonly firstRetryMs: number;
-  /** How late after its dispatch a first attempt may still begin: it ends before its job is due. */
+  /**
+   * How late after its dispatch a first attempt may still begin: it ends, and is recorded,
+   * before its job is due.
+   */
   private readonly attemptWithinMs: number;
   private held = 0;
   private readonly attempting = new Set<Promise<void>>();
+  private closing = false;
 
   constructor(
     private readonly handlers: EventHandlers,
@@ -53,7 +60,7 @@ export class WebhookRouter implements EventRouter, OnModuleInit, BeforeApplicati
     this.retries = deliveryRetries(config);
     const timeoutMs = config.get('WEBHOOK_TIMEOUT_MS', { infer: true });
     this.firstRetryMs = firstRetrySeconds(config) * 1000;
-    this.attemptWithinMs = this.firstRetryMs - 2 * timeoutMs;
+    this.attemptWithinMs = this.firstRetryMs - 3 * timeoutMs;
   }
 
   onModuleInit(): void {
@@ -61,8 +68,10 @@ export class WebhookRouter implements EventRouter, OnModuleInit, BeforeApplicati
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    // Attempts under way end (within the timeout) and are recorded while the database is up.
-    await Promise.all(this.attempting);
+    // No new first attempts; those sent get a few seconds to be answered and recorded while
+    // the database is up. The jobs of the others make them.
+    this.closing = true;
+    await Promise.race([Promise.all(this.attempting), setTimeout(SHUTDOWN_WAIT_MS)]);
   }
 
   async declare(): Promise<void> {
@@ -110,7 +119,8 @@ export class WebhookRouter implements EventRouter, OnModuleInit, BeforeApplicati
       })),
     );
     // Past what it may hold, the jobs are due at once: any instance's workers take them.
-    const attemptHere = this.queue.works && this.held + jobs.length <= FIRST_ATTEMPTS_HELD;
+    const attemptHere =
+      this.queue.works && !this.closing && this.held + jobs.length <= FIRST_ATTEMPTS_HELD;
     const startAfter = attemptHere ? this.firstRetryMs / 1000 : 0;
     await this.queue.insert(
       DELIVERY_QUEUE,
@@ -118,11 +128,13 @@ export class WebhookRouter implements EventRouter, OnModuleInit, BeforeApplicati
       tx,
     );
     if (!attemptHere) return;
-    this.held += jobs.length;
-    const dispatched = Date.now();
+    const startBy = Date.now() + this.attemptWithinMs;
+    const mayStart = () => !this.closing && Date.now() < startBy;
+    // Counted once committed: a pass that rolls back holds nothing.
     this.transactions.afterCommit(tx, () => {
+      this.held += jobs.length;
       const attempt = this.deliveries
-        .attemptFirst(jobs, dispatched + this.attemptWithinMs)
+        .attemptFirst(jobs, mayStart)
         .catch((error: unknown) =>
           this.logger.error(error, 'first delivery attempts failed; their jobs make them'),
         )

@@ -224,7 +224,9 @@ export class WebhookRepository {
                   event_type text, payload json, replay_of int8, attempt jsonb, state text)
            JOIN webhook w ON w.key = a.id_webhook
          ON CONFLICT (job_id) DO UPDATE
-            SET attempts = webhook_delivery.attempts || EXCLUDED.attempts, state = EXCLUDED.state
+            SET attempts = webhook_delivery.attempts || EXCLUDED.attempts,
+                state = CASE WHEN webhook_delivery.state IN ('delivered', 'failed', 'cancelled')
+                             THEN webhook_delivery.state ELSE EXCLUDED.state END
          RETURNING id_webhook, state)
        UPDATE webhook SET failures_in_row = 0
         WHERE key IN (SELECT id_webhook FROM saved WHERE state = 'delivered')
