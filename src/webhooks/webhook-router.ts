@@ -71,7 +71,11 @@ export class WebhookRouter implements EventRouter, OnModuleInit, BeforeApplicati
     // No new first attempts; those sent get a few seconds to be answered and recorded while
     // the database is up. The jobs of the others make them.
     this.closing = true;
-    await Promise.race([Promise.all(this.attempting), setTimeout(SHUTDOWN_WAIT_MS)]);
+    // The timer holds no process open once they have ended.
+    await Promise.race([
+      Promise.all(this.attempting),
+      setTimeout(SHUTDOWN_WAIT_MS, undefined, { ref: false }),
+    ]);
   }
 
   async declare(): Promise<void> {
