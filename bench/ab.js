@@ -17,9 +17,8 @@
 const path = require('node:path');
 const autocannon = require('autocannon');
 const {
-  ADMIN_PASSWORD,
   createDatabase,
-  databaseUrl,
+  demoAppEnv,
   log,
   median,
   numberFromEnv: number,
@@ -39,14 +38,8 @@ const SETTINGS = {
 const UPDATED_ACCOUNTS = 200;
 
 async function startApp(label, root, extra) {
-  const database = await createDatabase();
   const app = await startServer(label, path.join(root, 'dist/src/main.js'), {
-    DATABASE_URL: await databaseUrl(database.name),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    ADMIN_PASSWORD,
-    DEMO_DATA: 'true',
-    NODE_ENV: 'production',
+    ...(await demoAppEnv(await createDatabase())),
     ...extra,
   });
   const { apiKey } = await signIn(app);

@@ -129,17 +129,21 @@ async function createDatabase() {
   };
 }
 
-/** The built app as `npm start` runs it, on a fresh database with the demo data. */
-async function startDemoApp() {
-  const database = await createDatabase();
-  return startServer('app', 'dist/src/main.js', {
+/** The settings of the built app as `npm start` runs it, on `database` with the demo data. */
+async function demoAppEnv(database) {
+  return {
     DATABASE_URL: await databaseUrl(database.name),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     ADMIN_PASSWORD,
     DEMO_DATA: 'true',
     NODE_ENV: 'production',
-  });
+  };
+}
+
+/** The built app as `npm start` runs it, on a fresh database with the demo data. */
+async function startDemoApp() {
+  return startServer('app', 'dist/src/main.js', await demoAppEnv(await createDatabase()));
 }
 
 /** Debian's Chromium (CHROMIUM_PATH names another), closed by cleanup(). */
@@ -383,6 +387,7 @@ module.exports = {
   ADMIN_PASSWORD,
   createDatabase,
   databaseUrl,
+  demoAppEnv,
   launchChromium,
   log,
   median,

@@ -29,9 +29,8 @@
 const http = require('node:http');
 const autocannon = require('autocannon');
 const {
-  ADMIN_PASSWORD,
   createDatabase,
-  databaseUrl,
+  demoAppEnv,
   log,
   median,
   numberFromEnv: number,
@@ -168,14 +167,8 @@ function createLoad(app, apiKey, limits) {
 async function main() {
   const receiver = new Receiver();
   await receiver.start();
-  const database = await createDatabase();
   const appEnv = {
-    DATABASE_URL: await databaseUrl(database.name),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    ADMIN_PASSWORD,
-    DEMO_DATA: 'true',
-    NODE_ENV: 'production',
+    ...(await demoAppEnv(await createDatabase())),
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
   };
   // BENCH_WORKER=1: the deliveries on an instance of their own (JOBS=true), the requests on

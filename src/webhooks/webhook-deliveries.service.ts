@@ -196,20 +196,12 @@ export class WebhookDeliveries {
       if (!webhook || (existing && existing.state !== 'pending' && existing.state !== 'retrying')) {
         continue;
       }
-      if (!('event' in work)) {
-        if (existing)
-          planned.push({
-            job,
-            webhook,
-            delivery: existing,
-            attemptsBefore: existing.attempts.length,
-          });
-        continue;
-      }
-      if (!webhook.active) {
+      const isEvent = 'event' in work;
+      if (isEvent && !webhook.active) {
         if (existing) await this.repository.setState(existing.key, 'cancelled');
         continue;
       }
+      // Made before (a retry; a test's or replay's, made by its request): as it was made.
       if (existing) {
         planned.push({
           job,
@@ -219,6 +211,7 @@ export class WebhookDeliveries {
         });
         continue;
       }
+      if (!isEvent) continue;
       const payload = await this.payloadFor(webhook, work, await readerOf(webhook.owner)).catch(
         (error: Error) => void tryAgain.set(job.id, error),
       );
