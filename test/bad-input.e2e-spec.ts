@@ -132,6 +132,78 @@ describe('bad input', () => {
     });
   });
 
+  describe('a lone surrogate (a JSON \\ud800 escape: no Unicode character) is a 400 naming the field', () => {
+    const problem = (code: string) =>
+      `contains an unpaired surrogate (U+${code}), which is not a Unicode character`;
+
+    it('in the user or password of POST /auth, counted against no one', async () => {
+      const failures = async () =>
+        Number(
+          (
+            await t.dataSource.query(
+              `SELECT count(*) AS n FROM change_log WHERE operation = 'sign_in_failed'`,
+            )
+          )[0].n,
+        );
+      const before = await failures();
+      const user = await request(t.http)
+        .post('/auth')
+        .send({ user: 'a\ud800b', password: 'x' })
+        .expect(400);
+      expect(user.body).toEqual({ detail: `user ${problem('D800')}` });
+      const password = await request(t.http)
+        .post('/auth')
+        .send({ user: 'admin', password: `${TEST_ADMIN_PASSWORD}\udfff` })
+        .expect(400);
+      expect(password.body).toEqual({ detail: `password ${problem('DFFF')}` });
+      expect(await failures()).toBe(before);
+      await login(t, 'admin', TEST_ADMIN_PASSWORD);
+    });
+
+    it('in entity properties, child properties and field names, storing nothing', async () => {
+      const [accounts, invoices] = [await count('account'), await count('invoice')];
+      const account = await request(t.http)
+        .post('/rest/entity/account')
+        .set('X-API-Key', key)
+        .send({ properties: { name: 'Lone \udc00 SRL' } })
+        .expect(400);
+      expect(account.body).toEqual({ detail: `properties.name ${problem('DC00')}` });
+      const { key: accountKey } = (
+        await request(t.http)
+          .post('/rest/entity/account')
+          .set('X-API-Key', key)
+          .send({ properties: { name: 'Paired 😀 SRL' } })
+          .expect(200)
+      ).body;
+      const invoice = await request(t.http)
+        .post('/rest/entity/invoice')
+        .set('X-API-Key', key)
+        .send({
+          properties: { id_account: accountKey },
+          children: {
+            [LINES]: [{ properties: { quantity: 1, unit_price: '1.00', description: '\ud83d!' } }],
+          },
+        })
+        .expect(400);
+      expect(invoice.body).toEqual({
+        detail: `children.${LINES}[0].properties.description ${problem('D83D')}`,
+      });
+      const name = await request(t.http)
+        .post(`/rest/entity/account/${accountKey}`)
+        .set('X-API-Key', key)
+        .send({ properties: { ['na\ud800me']: 'x' } })
+        .expect(400);
+      expect(name.body).toEqual({ detail: `A field name in properties ${problem('D800')}` });
+      const stored = await request(t.http)
+        .get(`/rest/entity/account/${accountKey}`)
+        .set('X-API-Key', key)
+        .expect(200);
+      expect(stored.body.properties.name).toBe('Paired 😀 SRL');
+      expect(await count('account')).toBe(accounts + 1);
+      expect(await count('invoice')).toBe(invoices);
+    });
+  });
+
   describe('path keys are decimal digits only', () => {
     it.each(['0x10', '1e1', '0b11', '0o17', '+2', '%203', '-1', '1.0', '1_0'])(
       'answers 400 to %s for read, write and delete, and changes nothing',

@@ -192,6 +192,25 @@ describe('OpenID Connect and OAuth 2.0', () => {
       await t.dataSource.query(`UPDATE oauth_login SET expires_at = now() - interval '1 second'`);
       await request(t.http).get(`/oauth/test${lateCallback.search}`).expect(400);
     });
+    it('records the refusal a provider sends back, whatever its description holds', async () => {
+      // The description reaches the sign-in failure's change-log entry: a NUL (%00) in it
+      // was a 500, jsonb refusing the entry's JSON text.
+      const marker = `denied-${Date.now()}`;
+      const { body } = await request(t.http)
+        .get(`/oauth/test?error=access_denied&error_description=${marker}%00by%20policy`)
+        .expect(400);
+      expect(body.detail).toBe(
+        `The provider refused the login: access_denied (${marker}\u0000by policy)`,
+      );
+      const [entry] = await t.dataSource.query(
+        `SELECT detail->>'reason' AS reason FROM change_log
+          WHERE operation = 'sign_in_failed' AND detail->>'reason' LIKE '%' || $1 || '%'`,
+        [marker],
+      );
+      expect(entry.reason).toBe(
+        `The provider refused the login: access_denied (${marker}\ufffdby policy)`,
+      );
+    });
   });
 
   describe('the token form of POST /auth (Oidc-Auth-Token, Oidc-Refresh-Token)', () => {

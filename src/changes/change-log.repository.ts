@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { GenerateSql, IN_TRANSACTION } from '../database/generate-sql';
+import { pgJson } from '../database/pg-json';
 import { quoteIdentifier } from '../database/sql';
 import { Sql } from '../database/sql.service';
 import { Transaction } from '../database/transaction';
@@ -120,7 +121,7 @@ export class ChangeLogRepository {
               date_trunc('milliseconds', statement_timestamp())
          FROM numbered n LEFT JOIN numbered p ON p.ord = n."parentOrd"
         ORDER BY n.ord`,
-      [JSON.stringify(rows)],
+      [pgJson(rows)],
       tx,
     );
   }

@@ -1,3 +1,4 @@
+import { pgJson } from '../database/pg-json';
 import { PropertyDefinition } from './entity-type';
 
 /** A decimal as text, as the API reads and writes it. */
@@ -53,7 +54,7 @@ export function coerceValue(property: PropertyDefinition, value: unknown): Coerc
         ? { value }
         : { problem: 'expected a UUID' };
     case 'json':
-      return { value: JSON.stringify(value) };
+      return { value: pgJson(value) };
   }
 }
 

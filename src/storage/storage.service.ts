@@ -22,7 +22,7 @@ import { StorageBackend, STORAGE_BACKENDS, StoredBytes } from './backends/storag
 import { FileRepository, RecordedOwner, VersionRecord } from './file.repository';
 import { actorOf, ChangeEntry, ChangeLog } from '../changes/change-log.service';
 import { ownerOfRow } from '../model/owner';
-import { nulDetail } from '../http/validation.pipe';
+import { unstorableDetail, unstorableProblem } from '../http/unstorable-text';
 import { dispositionOf, isActiveContent, rangeOf, storedContentType } from './storage.http';
 
 /** POST /storage's answer: the version just stored. */
@@ -246,7 +246,8 @@ export class StorageService {
 
 /** A form field's text, or the file's name: text PostgreSQL can hold, a name of a sane length. */
 function checked(field: string, value: string): string {
-  if (value.includes('\0')) throw new BadRequestException(nulDetail(field));
+  const problem = unstorableProblem(value);
+  if (problem) throw new BadRequestException(unstorableDetail(field, problem));
   if (field !== 'id' && (!value || value.length > MAX_NAME_LENGTH)) {
     throw new BadRequestException(`${field} must be 1 to ${MAX_NAME_LENGTH} characters`);
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { GenerateSql, IN_TRANSACTION } from '../database/generate-sql';
+import { pgJson } from '../database/pg-json';
 import { Sql } from '../database/sql.service';
 import { Transaction } from '../database/transaction';
 import type { DeliveryAttempt, DeliveryState } from './entities/webhook-delivery.entity';
@@ -231,7 +232,7 @@ export class WebhookRepository {
        UPDATE webhook SET failures_in_row = 0
         WHERE key IN (SELECT id_webhook FROM saved WHERE state = 'delivered')
           AND failures_in_row <> 0`,
-      [JSON.stringify(rows)],
+      [pgJson(rows)],
       tx,
     );
   }
