@@ -3,9 +3,15 @@ import { IncomingMessage } from 'node:http';
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { LoggerModule } from 'nestjs-pino';
+import { startTime } from 'pino-http';
 import { AuthModule } from './auth/auth.module';
 import { transportFor } from './logging/boot-logger';
-import { REDACTED_LOG_PATHS, redactRequestUrl, serializeError } from './logging/log-redaction';
+import {
+  REDACTED_LOG_PATHS,
+  redactRequestUrl,
+  requestLine,
+  serializeError,
+} from './logging/log-redaction';
 import { Environment, validateEnvironment } from './config/environment';
 import { DatabaseModule, MigrationClass } from './database/database.module';
 import { entityClasses } from './database/entity-classes';
@@ -32,8 +38,11 @@ export interface AppOptions {
   migrations?: MigrationClass[];
 }
 
-/** The levels at which pino-http's "request completed" lines are written. */
-const REQUEST_LOG_LEVELS = new Set(['info', 'debug', 'trace']);
+/** The levels at which a line of each level is written. */
+const WRITTEN_AT: Record<string, readonly string[]> = {
+  info: ['info', 'debug', 'trace'],
+  debug: ['debug', 'trace'],
+};
 
 /** The id the platform gave the request (src/http/), which pino-http's middleware sees. */
 function requestIdOf(request: IncomingMessage): string {
@@ -65,17 +74,25 @@ export class AppModule {
           inject: [ConfigService],
           useFactory: (config: ConfigService<Environment, true>) => {
             const level = config.get('LOG_LEVEL', { infer: true });
+            const format = config.get('LOG_FORMAT', { infer: true });
+            // A line per request: at info in JSON, for log collectors; at a terminal, at
+            // debug, so that a person's screen shows what the server says, not each request.
+            const requestLevel = format === 'json' ? 'info' : 'debug';
             return {
               pinoHttp: {
                 level,
-                transport: transportFor(config.get('LOG_FORMAT', { infer: true })),
+                transport: transportFor(format),
                 genReqId: requestIdOf,
                 redact: REDACTED_LOG_PATHS,
                 serializers: { req: redactRequestUrl, err: serializeError },
+                useLevel: requestLevel,
+                customSuccessMessage: requestLine,
+                customErrorMessage: (request, response) =>
+                  requestLine(request, response, Date.now() - response[startTime]),
               },
-              // Request lines are written at info: above it pino-http would still make
-              // (serialise and redact) a logger per request that never writes a line.
-              ...(REQUEST_LOG_LEVELS.has(level) ? {} : { forRoutes: [] }),
+              // Not written at this level: pino-http would still make (serialise and
+              // redact) a logger per request that never writes a line.
+              ...(WRITTEN_AT[requestLevel].includes(level) ? {} : { forRoutes: [] }),
             };
           },
         }),

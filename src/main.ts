@@ -1,15 +1,19 @@
 import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { INestApplication } from '@nestjs/common';
-import { Logger } from 'nestjs-pino';
+import { Logger, PinoLogger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { createApp } from './app.setup';
+import { runtimeProblem } from './common/runtime';
 import { limitHeapGrowth, limitNewSpace } from './http/heap-growth';
-import { BootLogger, bootLog, plainMessage } from './logging/boot-logger';
+import { RequestsInFlight } from './http/requests-in-flight';
+import { BootLogger, bootLog, plainMessage, writePlainLines } from './logging/boot-logger';
 import { Environment, validateEnvironment } from './config/environment';
 import { EmbeddedPostgres } from './database/embedded-postgres';
 import { FirstBootService } from './directory/first-boot.service';
-import { firstStartSummary } from './directory/first-start-summary';
+import { startBanner } from './directory/start-banner';
+import { JobQueue } from './queue/job-queue.service';
 
 /**
  * Connections the embedded database accepts beyond the app's pool and the job queue's (and
@@ -26,6 +30,11 @@ async function main(): Promise<void> {
   // Nest's logger comes with the app; the configuration and the database come before it.
   // A failed start is one fatal line saying why, and exit code 1: no stack dump.
   const log = bootLog(process.env);
+  const runtime = runtimeProblem();
+  if (runtime) {
+    log.fatal(runtime);
+    process.exit(1);
+  }
   let env: Environment;
   try {
     env = validateEnvironment(process.env);
@@ -34,23 +43,48 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   let app: INestApplication | undefined;
+  let requests: RequestsInFlight | undefined;
   let embedded: Promise<EmbeddedPostgres | undefined> = Promise.resolve(undefined);
 
-  // Drain requests and close the pool, then stop the embedded database cleanly, also
-  // when a request does not end or the signal comes while the database is starting.
-  const stop = async (exitCode: number) => {
+  // Drain requests and jobs and close the pool, then stop the embedded database cleanly,
+  // also when a request does not end or the signal comes while the database is starting.
+  const stop = async (exitCode: number, signal?: NodeJS.Signals) => {
+    const started = Date.now();
+    const underWay = { requests: requests?.count ?? 0, jobs: jobsUnderWay(app) };
+    requests?.drain();
+    if (signal)
+      log.info(`Stopping (${signal})${listed([drainedText(underWay, 'letting', 'finish')])}…`);
     await Promise.race([app?.close(), sleep(SHUTDOWN_LIMIT_MS)]).catch((error: Error) =>
       log.error(`Closing the app failed: ${error.message}`),
     );
+    const cutOff = requests?.count ?? 0;
     const database = await embedded.catch(() => undefined);
-    await database?.stop().catch((error: Error) => {
-      log.error(`The embedded database did not stop cleanly: ${error.message}`);
-      exitCode = 1;
-    });
+    const databaseStopped = await database?.stop().then(
+      () => true,
+      (error: Error) => {
+        log.error(`The embedded database did not stop cleanly: ${error.message}`);
+        exitCode = 1;
+        return false;
+      },
+    );
+    if (signal) {
+      const finished = { ...underWay, requests: underWay.requests - cutOff };
+      const limit = `cut off at the ${SHUTDOWN_LIMIT_MS / 1000} s limit`;
+      log.info(
+        `Stopped in ${Date.now() - started} ms` +
+          listed([
+            drainedText(finished, '', 'finished'),
+            cutOff > 0 ? `${plural(cutOff, 'request')} ${limit}` : undefined,
+            databaseStopped ? 'the embedded database stopped' : undefined,
+          ]),
+      );
+    }
+    // pino-pretty writes from a thread of its own, which exit would end mid-line.
+    await new Promise((flushed) => log.flush(flushed));
     process.exit(exitCode);
   };
-  process.once('SIGTERM', () => void stop(0));
-  process.once('SIGINT', () => void stop(0));
+  process.once('SIGTERM', () => void stop(0, 'SIGTERM'));
+  process.once('SIGINT', () => void stop(0, 'SIGINT'));
 
   if (!env.DATABASE_URL) {
     embedded = EmbeddedPostgres.start(env.DATA_DIR, {
@@ -74,21 +108,58 @@ async function main(): Promise<void> {
       abortOnError: false,
       logger: new BootLogger(log),
     });
+    requests = new RequestsInFlight(app.getHttpServer() as Server);
     await app.listen(env.PORT, env.HOST);
     const where = env.DATABASE_URL ? 'PostgreSQL server' : `embedded PostgreSQL in ${env.DATA_DIR}`;
     const logger = app.get(Logger);
     logger.log(
       `Atrium listening on http://${env.HOST}:${env.PORT} (${where}, ${env.HTTP_PLATFORM})`,
     );
-    const { firstStart } = app.get(FirstBootService);
-    if (firstStart) {
-      const url = env.PUBLIC_URL ?? (await app.getUrl());
-      logger.log(firstStartSummary({ ...firstStart, url, cwd: process.cwd() }));
+    const firstBoot = app.get(FirstBootService);
+    const banner = startBanner({
+      url: env.PUBLIC_URL ?? (await app.getUrl()),
+      cwd: process.cwd(),
+      adminPasswordFile: firstBoot.adminPasswordFile(),
+      adminPasswordSet: firstBoot.firstStart?.adminPasswordSet,
+    });
+    // For people, on any stdout: as a JSON line it would be one string full of "\n"s.
+    if (env.LOG_FORMAT === 'pretty') {
+      logger.log(banner.join('\n'));
+    } else {
+      // The pino that wrote the lines above (outside a request: the app's logger's own).
+      writePlainLines((await app.resolve(PinoLogger)).logger, banner);
     }
   } catch (error) {
     log.fatal(`Atrium did not start: ${plainMessage(error)}`);
     await stop(1);
   }
+}
+
+function jobsUnderWay(app: INestApplication | undefined): number {
+  return app?.get(JobQueue).jobsUnderWay() ?? 0;
+}
+
+/** "letting 2 requests and 1 job finish"; nothing when there are none. */
+function drainedText(
+  { requests, jobs }: { requests: number; jobs: number },
+  before: string,
+  after: string,
+): string | undefined {
+  const counted = [
+    ...(requests > 0 ? [plural(requests, 'request')] : []),
+    ...(jobs > 0 ? [plural(jobs, 'job')] : []),
+  ];
+  return counted.length > 0 ? [before, counted.join(' and '), after].join(' ').trim() : undefined;
+}
+
+/** ": a; b", or nothing. */
+function listed(parts: (string | undefined)[]): string {
+  const present = parts.filter((part) => part !== undefined);
+  return present.length > 0 ? `: ${present.join('; ')}` : '';
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 void main();

@@ -13,6 +13,8 @@ import {
   writeFile,
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { stripVTControlCharacters } from 'node:util';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import request from 'supertest';
 import { Client } from 'pg';
@@ -23,7 +25,15 @@ import {
 } from '../src/database/embedded-postgres';
 import { assertBuilt, BUILT_SERVER, environmentWithout, runCli } from './helpers/child-process';
 import { isAlive, postmasterPid, waitFor } from './helpers/postmaster';
-import { jsonLogLines, logMessages, running, ServerProcess } from './helpers/server-process';
+import { MIGRATIONS } from '../src/database/migrations';
+import {
+  bannerOf,
+  jsonLogLines,
+  logMessages,
+  logOf,
+  running,
+  ServerProcess,
+} from './helpers/server-process';
 import { steps } from './helpers/steps';
 
 const ROOT = join(__dirname, '..');
@@ -118,27 +128,31 @@ describe('the built server as a process on its own embedded database', () => {
   );
 
   step(
-    'ends its first start saying where things are, in JSON lines on a pipe, no routes, no warnings',
+    'logs its first start in JSON lines on a pipe, a line per migration, no routes, no warnings',
     async () => {
-      const started = () =>
-        jsonLogLines(server.output).filter((line) => line.msg !== 'request completed');
-      expect(started().filter((line) => line.level >= WARN)).toEqual([]);
-      expect(started().map((line) => line.context)).not.toContain('RouterExplorer');
-      expect(started().map((line) => line.context)).not.toContain('RoutesResolver');
-      // Logged just after the line ServerProcess waits for: it may not have come yet.
-      await waitFor(() => /Atrium is ready/.test(server.output));
-      expect(started().at(-1)!.msg).toBe(
-        [
-          'Atrium is ready',
-          `  Server          ${server.url}`,
-          `  Console         ${server.url}/console/ (user "admin")`,
-          `  API reference   ${server.url}/docs`,
-          `  Documentation   ${join(ROOT, 'docs/README.md')}`,
-          '  Admin password  data/admin-password (sign in, change it, delete the file)',
-        ].join('\n'),
-      );
+      const lines = jsonLogLines(logOf(server.output));
+      expect(lines.filter((line) => line.level >= WARN)).toEqual([]);
+      expect(lines.map((line) => line.context)).not.toContain('RouterExplorer');
+      expect(lines.map((line) => line.context)).not.toContain('RoutesResolver');
+      const applied = lines.filter((line) => line.context === 'TypeORM').map((line) => line.msg);
+      expect(applied).toEqual(MIGRATIONS.map(({ name }) => `Applied migration ${name}`));
     },
   );
+
+  step('ends every start saying where things are, as plain lines on a pipe', async () => {
+    // Written just after the line ServerProcess waits for: it may not have come yet.
+    await waitFor(() => bannerOf(server.output) !== undefined);
+    expect(bannerOf(server.output)).toEqual([
+      'Atrium is ready',
+      `  Server          ${server.url}`,
+      `  Console         ${server.url}/console/ (user "admin")`,
+      `  API reference   ${server.url}/docs`,
+      `  Documentation   ${join(ROOT, 'docs/README.md')}`,
+      '  Admin password  data/admin-password (sign in, change it, delete the file)',
+    ]);
+    // The last lines of the start: nothing came after it but requests.
+    expect(server.output.trimEnd().split('\n').at(-1)).toMatch(/^ {2}Admin password/);
+  });
 
   step("serves the console from the project's build, whatever directory it runs in", async () => {
     const page = await request(server.url).get('/console/').expect(200);
@@ -207,6 +221,11 @@ describe('the built server as a process on its own embedded database', () => {
       expect(postmasterPid(dataDir)).not.toBe(orphan);
       expect(server.output).not.toMatch(/its password is in/);
       expect(server.output).not.toContain(adminPassword);
+      // A later start says where things are too, the password's file while it is there.
+      await waitFor(() => bannerOf(server.output) !== undefined);
+      expect(bannerOf(server.output)).toContain(
+        '  Admin password  data/admin-password (sign in, change it, delete the file)',
+      );
       const { body } = await request(server.url).get('/auth').set('X-API-Key', apiKey).expect(200);
       expect(body.userName).toBe('admin');
       await logIn('admin', adminPassword).expect(200);
@@ -223,7 +242,7 @@ describe('the built server as a process on its own embedded database', () => {
     const line = server.output.split('\n').find((l) => l.includes('trace-me-1'))!;
     const logged = JSON.parse(line) as { msg: string; req: { id: string; url: string } };
     expect(logged).toMatchObject({
-      msg: 'request completed',
+      msg: expect.stringMatching(/^GET \/auth\?apiKey=\[Redacted\] 200 \d+ ms$/),
       req: { id: 'trace-me-1', url: '/auth?apiKey=[Redacted]' },
     });
     expect(server.output).not.toContain(apiKey);
@@ -321,12 +340,59 @@ describe('the built server as a process on its own embedded database', () => {
       // Stopped cleanly: the socket went with the CLI's database.
       expect(existsSync(socketPath())).toBe(false);
 
-      server = await ServerProcess.start(env, workDir);
+      // At a terminal's format: lines for people, requests only at debug.
+      await rm(join(dataDir, 'admin-password'));
+      server = await ServerProcess.start({ ...env, LOG_FORMAT: 'pretty' }, workDir);
       expect(server.output).not.toMatch(/its password is in|Stopped the embedded PostgreSQL/);
       await logIn('server_down', 'down-pass-1').expect(200);
       await request(server.url).get('/auth').set('X-API-Key', apiKey).expect(200);
+      await waitFor(() => /API reference/.test(server.output));
+      const plain = stripVTControlCharacters(server.output);
+      expect(plain).toMatch(/INFO: Atrium is ready\n {2}Server {10}http:/);
+      expect(plain).toContain(`  Documentation   ${join(ROOT, 'docs/README.md')}`);
+      // Deleted: the banner no longer names the file.
+      expect(plain).not.toMatch(/Admin password/);
+      expect(plain).not.toMatch(/POST \/auth|GET \/auth/);
     },
   );
+
+  step('says what it waits for on SIGTERM, lets a request finish, then stops', async () => {
+    const { code } = await server.kill('SIGTERM');
+    expect(code).toBe(0);
+    server = await ServerProcess.start(env, workDir);
+    // An upload whose body is half sent when the signal comes.
+    const boundary = 'atrium-drain';
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="late.txt"\r\nContent-Type: text/plain\r\n\r\n`;
+    const tail = `\r\n--${boundary}--\r\n`;
+    const upload = httpRequest(`${server.url}/storage`, {
+      method: 'POST',
+      headers: {
+        'X-API-Key': apiKey,
+        'Content-Type': `multipart/form-data; boundary=${boundary}`,
+      },
+    });
+    const answered = new Promise<number>((done, fail) => {
+      upload.on('response', (response) => done(response.resume().statusCode!));
+      upload.on('error', fail);
+    });
+    upload.write(`${head}first half, `);
+    // Under way: its bytes have begun to reach a temporary file.
+    const temporary = join(dataDir, 'files', 'tmp');
+    await waitFor(async () => existsSync(temporary) && (await readdir(temporary)).length > 0);
+    server.child.kill('SIGTERM');
+    await waitFor(() => logMessages(server.output).some((m) => m.startsWith('Stopping')));
+    upload.end(`second half${tail}`);
+    expect(await answered).toBe(201);
+    const { code: stopped } = await server.exited;
+    expect(stopped).toBe(0);
+    const messages = logMessages(server.output);
+    expect(messages).toContain('Stopping (SIGTERM): letting 1 request finish…');
+    // The request's own line may come after: it is the app's logger's, written on its own.
+    expect(messages.find((message) => message.startsWith('Stopped'))).toMatch(
+      /^Stopped in \d+ ms: 1 request finished; the embedded database stopped$/,
+    );
+    server = await ServerProcess.start(env, workDir);
+  });
 
   step('exits with code 0 on SIGTERM within a few seconds, the database stopped', async () => {
     expect(existsSync(socketPath())).toBe(true);

@@ -1,6 +1,9 @@
 import { Logger } from '@nestjs/common';
 import { AbstractLogger, LogLevel, LogMessage } from 'typeorm';
 
+/** TypeORM's line for a migration it ran (at schema-build, which it logs only when asked). */
+const APPLIED = /^Migration (\S+) has been executed successfully/;
+
 /**
  * TypeORM's own lines (a migration run, a migration failing) as the app's log lines, in
  * LOG_LEVEL's format, instead of text on the console. Query logging stays off: its lines
@@ -8,6 +11,12 @@ import { AbstractLogger, LogLevel, LogMessage } from 'typeorm';
  */
 export class TypeOrmLogger extends AbstractLogger {
   private readonly logger = new Logger('TypeORM');
+
+  /** Of the schema's lines, a line per migration applied: what a start changed. */
+  override logSchemaBuild(message: string): void {
+    const applied = APPLIED.exec(message);
+    if (applied) this.logger.log(`Applied migration ${applied[1]}`);
+  }
 
   protected writeLog(
     level: LogLevel,

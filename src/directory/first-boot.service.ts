@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, SetMetadata } from '@nestjs/common';
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { ConfigService } from '@nestjs/config';
@@ -23,8 +24,8 @@ export const ADMIN_PASSWORD_FILE = 'admin-password';
 
 /** What a start made that found the database empty. */
 export interface FirstStart {
-  /** Where the admin's generated password is; none when ADMIN_PASSWORD gave it. */
-  adminPasswordFile?: string;
+  /** ADMIN_PASSWORD gave the admin's password: no file holds it. */
+  adminPasswordSet: boolean;
 }
 
 /**
@@ -53,9 +54,8 @@ export class FirstBootService implements OnApplicationBootstrap {
       adminPassword: password,
     });
     if (!created) return;
-    this.firstStart = {
-      adminPasswordFile: configured ? undefined : await this.writeAdminPassword(password),
-    };
+    if (!configured) await this.writeAdminPassword(password);
+    this.firstStart = { adminPasswordSet: configured !== undefined };
     for (const handler of this.firstBootHandlers()) await handler.onFirstBoot(created);
   }
 
@@ -63,15 +63,24 @@ export class FirstBootService implements OnApplicationBootstrap {
    * Only its hash is stored, and no log line holds a password: it goes to a file only
    * this OS user can read, as Jenkins does with its first password.
    */
-  private async writeAdminPassword(password: string): Promise<string> {
-    const file = resolve(this.config.get('DATA_DIR', { infer: true }), ADMIN_PASSWORD_FILE);
+  private async writeAdminPassword(password: string): Promise<void> {
+    const file = this.passwordFile();
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, `${password}\n`, { mode: 0o600 });
     await chmod(file, 0o600); // a file left from an earlier database keeps its mode
     this.logger.log(
       `Created user "${DEMO_ADMIN}"; its password is in ${file}: sign in, change it, delete the file`,
     );
-    return file;
+  }
+
+  /** The generated admin password's file while it is there: every start's banner names it. */
+  adminPasswordFile(): string | undefined {
+    const file = this.passwordFile();
+    return existsSync(file) ? file : undefined;
+  }
+
+  private passwordFile(): string {
+    return resolve(this.config.get('DATA_DIR', { infer: true }), ADMIN_PASSWORD_FILE);
   }
 
   private firstBootHandlers(): FirstBootHandler[] {

@@ -4,17 +4,15 @@ import { defaultLogFormat, LOG_FORMATS, LOG_LEVELS, LogFormat } from '../config/
 import { contextOf, isWiringLine } from './nest-wiring';
 
 /**
- * What pino-pretty shows of a line: its context before the message, and a request as its
- * method, URL, status and time; not pid and host, the same on every line, nor the request
- * and response objects, a dozen lines each (LOG_FORMAT=json keeps them all).
+ * What pino-pretty shows of a line: its context before the message (a request's message is
+ * its method, URL, status and time); not pid and host, the same on every line, nor the
+ * request and response objects, a dozen lines each (LOG_FORMAT=json keeps them all).
  */
 const PRETTY_OPTIONS = {
   colorize: true,
   translateTime: 'SYS:HH:MM:ss.l',
   ignore: 'pid,hostname,context,req,res,responseTime',
-  messageFormat:
-    '{if context}[{context}] {end}{msg}' +
-    '{if req.method} {req.method} {req.url} {res.statusCode} {responseTime}ms{end}',
+  messageFormat: '{if context}[{context}] {end}{msg}',
 };
 
 /** pino-pretty's coloured lines for LOG_FORMAT=pretty; JSON lines otherwise. */
@@ -37,6 +35,17 @@ export function bootLogFormat(
 export function bootLog(raw: NodeJS.ProcessEnv): Pino {
   const level = LOG_LEVELS.includes(raw.LOG_LEVEL ?? '') ? raw.LOG_LEVEL! : 'info';
   return pino({ level, transport: transportFor(bootLogFormat(raw)) });
+}
+
+/**
+ * Text for people amid a logger's JSON lines, in their order: written to the same stream
+ * as its lines (pino writes them asynchronously; another write to stdout could come first).
+ */
+export function writePlainLines(logger: Pino, lines: string[]): void {
+  const stream = (logger as unknown as Record<symbol, NodeJS.WritableStream>)[
+    pino.symbols.streamSym
+  ];
+  stream.write(`${lines.join('\n')}\n`);
 }
 
 /**

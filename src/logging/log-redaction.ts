@@ -40,6 +40,16 @@ export function redactRequestUrl<T extends { url?: string }>(req: T): T {
   return req;
 }
 
+/** A request as its log line's message: `GET /auth?apiKey=[Redacted] 200 3 ms`. */
+export function requestLine(
+  request: { method?: string; url?: string; originalUrl?: string },
+  response: { statusCode: number },
+  ms: number,
+): string {
+  const { url } = redactRequestUrl({ url: request.originalUrl ?? request.url });
+  return `${request.method} ${url} ${response.statusCode} ${ms} ms`;
+}
+
 function decoded(name: string): string {
   try {
     return decodeURIComponent(name.replace(/\+/g, ' '));

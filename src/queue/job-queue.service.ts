@@ -91,6 +91,11 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
     await this.boss.stop({ graceful: true, timeout: 5_000 });
   }
 
+  /** Jobs this instance's workers are running now (what a shutdown lets finish). */
+  jobsUnderWay(): number {
+    return this.boss.getWipData().reduce((sum, worker) => sum + worker.count, 0);
+  }
+
   /**
    * Makes the queue `name` (nothing when it exists: another instance may be making it at
    * once), then brings its settings to `settings`, but for its policy.

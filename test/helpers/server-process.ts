@@ -3,7 +3,10 @@ import { BUILT_SERVER } from './child-process';
 import { freePort } from './free-port';
 
 const STARTUP_TIMEOUT_MS = 30_000;
-const LISTENING = /"msg":"Atrium listening on /;
+/** In JSON lines or pino-pretty's. */
+const LISTENING = /Atrium listening on /;
+/** The first line of the banner every start ends with, on a pipe: plain lines. */
+const BANNER = 'Atrium is ready';
 
 /** The built server as `npm start` runs it, with its output kept for the assertions. */
 export class ServerProcess {
@@ -73,6 +76,24 @@ export interface LogLine {
   level: number;
   msg: string;
   context?: string;
+}
+
+/** The banner's lines (plain, amid JSON ones), once it has come. */
+export function bannerOf(output: string): string[] | undefined {
+  const lines = output.split('\n');
+  const start = lines.indexOf(BANNER);
+  if (start < 0) return undefined;
+  const length = lines.slice(start).findIndex((line) => line === '' || line.startsWith('{'));
+  return length < 0 ? undefined : lines.slice(start, start + length);
+}
+
+/** The output without the banner: the log's JSON lines. */
+export function logOf(output: string): string {
+  const banner = bannerOf(output);
+  if (!banner) return output;
+  const lines = output.split('\n');
+  lines.splice(lines.indexOf(BANNER), banner.length);
+  return lines.join('\n');
 }
 
 /** Each line of the output as pino's JSON; throws at the first line that is not JSON. */
