@@ -4,13 +4,25 @@ import { NestFactory } from '@nestjs/core';
 import { AdminCommandsService, CommandOutput } from './cli/admin-commands.service';
 import { CliCommand, parseCommand, USAGE } from './cli/cli.arguments';
 import { openCliDatabase } from './cli/cli.database';
-import { CommandFailedError, describeError, EXIT_OK, UsageError } from './cli/cli.errors';
+import {
+  CommandFailedError,
+  describeError,
+  EXIT_FAILED,
+  EXIT_OK,
+  UsageError,
+} from './cli/cli.errors';
 import { CLI_POOL_SIZE, CliModule } from './cli/cli.module';
+import { runtimeProblem } from './common/runtime';
 import { Environment, validateEnvironment } from './config/environment';
 import { ConversionError, convertPgliteDataDir } from './database/pglite-conversion';
 
 /** Admin commands: `npm run cli -- help`. */
 async function main(argv: string[]): Promise<number> {
+  const runtime = runtimeProblem();
+  if (runtime) {
+    process.stderr.write(`atrium: ${runtime}\n`);
+    return EXIT_FAILED;
+  }
   try {
     const command = parseCommand(argv);
     if (command.name === 'help') {
