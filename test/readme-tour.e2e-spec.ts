@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { minVersion, satisfies } from 'semver';
 import { stopLeftoverServer } from '../src/database/embedded-postgres';
 import { assertBuilt, BUILT_SERVER, environmentWithout } from './helpers/child-process';
 import {
@@ -14,9 +15,48 @@ import {
 } from './helpers/readme-tour';
 import { running, ServerProcess } from './helpers/server-process';
 
-const README = join(__dirname, '../README.md');
+const ROOT = join(__dirname, '..');
+const README = join(ROOT, 'README.md');
 const REQUEST_TIMEOUT_SECONDS = 15;
 const TOUR_TIMEOUT_MS = 120_000;
+
+const NUMBER_WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six'];
+
+/**
+ * The README's line on what `npm install` still prints on the oldest Node it runs on: the
+ * packages of the lockfile whose `engines` that Node does not satisfy warn EBADENGINE, and
+ * the line names those, and only those.
+ */
+describe("the README's install line", () => {
+  const readme = readFileSync(README, 'utf8');
+  const line = readme.split('<!-- install-warnings -->\n')[1]?.split('\n')[0] ?? '';
+  const { engines } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8'));
+  const oldest = minVersion(engines.node)!;
+  const warned = Object.entries(lock.packages as Record<string, { engines?: unknown }>)
+    .filter(([path, { engines }]) => {
+      const range = (engines as { node?: string } | undefined)?.node;
+      return path !== '' && range !== undefined && !satisfies(oldest, range);
+    })
+    .map(([path]) => path.split('node_modules/').at(-1)!);
+
+  it('names the packages that warn on the oldest Node the install accepts, and how many', () => {
+    expect(line).toMatch(new RegExp(`^On Node ${oldest.major}, \`npm install\` prints `));
+    const named = [...line.matchAll(/`([^`]+)`/g)]
+      .map((match) => match[1])
+      .filter(
+        (name) =>
+          name in lock.packages['']!.dependencies || `node_modules/${name}` in lock.packages,
+      );
+    expect(new Set(named)).toEqual(new Set(warned));
+    expect(line).toContain(`prints ${NUMBER_WORDS[warned.length]} \`EBADENGINE\` warning`);
+  });
+
+  it('accepts in engines the Node 20 and npm 10 it names, not only the runtime', () => {
+    expect(satisfies('20.19.0', engines.node)).toBe(true);
+    expect(engines.npm).toBe('>=10');
+  });
+});
 
 /**
  * The README's five-minute tour, pasted into bash against a server started as the README's
