@@ -2,6 +2,9 @@ import request from 'supertest';
 import { StatementCounter } from './helpers/statement-counter';
 import { createSecondTestApp, createTestApp, createUser, login, TestApp } from './helpers/test-app';
 
+/** The refusal of a key that was sent: unknown, expired or revoked look the same. */
+const NOT_VALID = { detail: 'The API key is not valid (unknown, expired or revoked)' };
+
 describe('/auth/api-keys', () => {
   let t: TestApp;
   let owner: { userName: string; password: string; key: number };
@@ -84,8 +87,23 @@ describe('/auth/api-keys', () => {
     expect(again).toEqual([]);
   });
 
-  it('refuses an unknown key with 401 on a protected route', async () => {
-    await request(t.http).get('/auth/api-keys').set('X-API-Key', 'atr_not-a-key').expect(401);
+  it('refuses an unknown key with 401 on a protected route, saying the key is not valid', async () => {
+    for (const sent of [
+      request(t.http).get('/auth/api-keys').set('X-API-Key', 'atr_not-a-key'),
+      request(t.http).get('/auth/api-keys?apiKey=atr_not-a-key'),
+    ]) {
+      expect((await sent.expect(401)).body).toEqual(NOT_VALID);
+    }
+    // No key at all: what may be sent.
+    expect((await request(t.http).get('/auth/api-keys').expect(401)).body).toEqual({
+      detail: 'Authentication required: send an API key, a session cookie or a bearer token',
+    });
+    // Beside a valid session, a wrong key does not hide the session (the first match decides).
+    await request(t.http)
+      .get('/auth/api-keys')
+      .set('X-API-Key', 'atr_not-a-key')
+      .set('Cookie', session.cookie)
+      .expect(200);
   });
 
   it('refuses a revoked key from the moment it is revoked', async () => {
@@ -96,7 +114,9 @@ describe('/auth/api-keys', () => {
       .set('Cookie', session.cookie)
       .set('X-CSRF-Token', session.csrfToken)
       .expect(204);
-    await request(t.http).get('/auth/api-keys').set('X-API-Key', created.key).expect(401);
+    const refused = await request(t.http).get('/auth/api-keys').set('X-API-Key', created.key);
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual(NOT_VALID);
     const { body: listed } = await request(t.http)
       .get('/auth/api-keys')
       .set('Cookie', session.cookie);
@@ -123,7 +143,7 @@ describe('/auth/api-keys', () => {
       ]);
       await use().expect(200); // from the cache, a second before the expiry
       clock.mockReturnValue(expiresAt.getTime());
-      await use().expect(401);
+      expect((await use().expect(401)).body).toEqual(NOT_VALID);
     } finally {
       clock.mockRestore();
     }

@@ -70,7 +70,8 @@ export class AuthenticationGuard extends AuthGuard() {
   /**
    * Passport's outcome: the first strategy that matched (and the cookies it hands back,
    * as `info`), an error (a 5xx: a database or provider outage, never a 401), or every
-   * strategy failing — a 401, unless one failed because its provider could not be reached.
+   * strategy failing — a 401 (naming the credential refused, if one was), unless one failed
+   * because its provider could not be reached.
    */
   override handleRequest<TUser = Identity>(
     error: unknown,
@@ -89,6 +90,9 @@ export class AuthenticationGuard extends AuthGuard() {
     const outage = challenges.find((c) => c instanceof HttpException && c.getStatus() >= 500);
     if (outage) throw outage as HttpException;
     if (this.flag(IS_PUBLIC, context)) return undefined as TUser;
+    // A credential sent and refused (an API key unknown, expired or revoked) says which.
+    const refused = challenges.find((c) => c instanceof UnauthorizedException);
+    if (refused) throw refused;
     throw new UnauthorizedException(
       'Authentication required: send an API key, a session cookie or a bearer token',
     );

@@ -124,7 +124,7 @@ export class EntityHistoryService {
    */
   private async reachable(identity: Identity, name: string, key: number) {
     const type = this.registry.find(name);
-    if (!type) throw unknownType(name);
+    if (!type) throw unknownType(name, this.registry.all());
     if (type.parent) {
       throw new ForbiddenException(
         `The history of ${name} records is their ${type.parent.type.name}'s`,

@@ -1,4 +1,5 @@
 import {
+  applyDecorators,
   Body,
   Controller,
   Delete,
@@ -6,21 +7,27 @@ import {
   Headers,
   HttpCode,
   Param,
+  Patch,
   Post,
+  Put,
   Query,
   Res,
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { CurrentIdentity } from '../http/caller.decorators';
+import { CsrfExempt, CurrentIdentity, Public } from '../http/caller.decorators';
 import { Identity } from '../common/identity';
 import type { HttpResponse } from '../http/http.types';
 import { ParseKeyPipe } from '../http/parse-key.pipe';
 import { RequireContentType } from '../http/content-type.guard';
 import { AssignOwnerDto } from './dto/assign-owner.dto';
+import { recordMethodNotAllowed, typeMethodNotAllowed } from './entity.errors';
 import { EntityRecord } from '../model/entity-record';
 import { EntityService, WriteResult } from './entity.service';
 import { EntityHistoryService, HistoryEntry } from './entity-history.service';
 import { historyCursor, HistoryQuery, instant, parseHistoryQuery } from './history.query';
+
+/** A route that only says what to do instead: no credential or CSRF token is needed. */
+const AnswersAnyone = () => applyDecorators(Public(), CsrfExempt());
 
 /** In the OpenAPI document as a path per entity type instead (metadata/api-document.ts). */
 @ApiExcludeController()
@@ -119,5 +126,44 @@ export class EntityController {
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
     return this.entities.delete(identity, name, key, ifMatch);
+  }
+
+  // Methods a client may well try, answered 405 with what to send instead (entity.errors.ts),
+  // to anyone: they read and change nothing. One handler each: a second method decorator on
+  // a handler replaces the first.
+  @AnswersAnyone()
+  @Get(':name')
+  list(@Param('name') name: string): never {
+    throw typeMethodNotAllowed('GET', name);
+  }
+
+  @AnswersAnyone()
+  @Put(':name')
+  putType(@Param('name') name: string): never {
+    throw typeMethodNotAllowed('PUT', name);
+  }
+
+  @AnswersAnyone()
+  @Patch(':name')
+  patchType(@Param('name') name: string): never {
+    throw typeMethodNotAllowed('PATCH', name);
+  }
+
+  @AnswersAnyone()
+  @Delete(':name')
+  deleteType(@Param('name') name: string): never {
+    throw typeMethodNotAllowed('DELETE', name);
+  }
+
+  @AnswersAnyone()
+  @Put(':name/:key')
+  put(@Param('name') name: string, @Param('key') key: string): never {
+    throw recordMethodNotAllowed('PUT', name, key);
+  }
+
+  @AnswersAnyone()
+  @Patch(':name/:key')
+  patch(@Param('name') name: string, @Param('key') key: string): never {
+    throw recordMethodNotAllowed('PATCH', name, key);
   }
 }

@@ -21,6 +21,8 @@ export function parseEnvelope(
   path = type.name,
 ): EntityRecord {
   if (!isObject(body)) throw invalid(path, 'expected an object with "properties"');
+  const stray = Object.keys(body).find((key) => !ENVELOPE_KEYS.includes(key));
+  if (stray !== undefined) throw invalid(path, strayKeyProblem(type, stray));
   if (body.entity_name !== undefined && body.entity_name !== type.name) {
     throw invalid(path, `entity_name is "${textOf(body.entity_name)}", expected "${type.name}"`);
   }
@@ -86,6 +88,17 @@ export function parseEnvelope(
     );
   }
   return { entity_name: type.name, properties, children };
+}
+
+/** What a record's envelope holds: anything else is a mistake, most often a property. */
+const ENVELOPE_KEYS = ['entity_name', 'properties', 'children'];
+
+function strayKeyProblem(type: EntityType, key: string): string {
+  const property = type.properties.get(key);
+  if (property && !property.hidden) {
+    return `unknown key "${key}": ${key} is a property of ${type.name}, sent inside "properties": {"properties": {"${key}": …}}`;
+  }
+  return `unknown key "${key}": a record has "properties" and "children" (and "entity_name")`;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

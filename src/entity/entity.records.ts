@@ -1,3 +1,4 @@
+import { didYouMean } from '../common/nearest-name';
 import { BadRequestException, ForbiddenException, NotFoundException } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { AccessScope } from '../access/access.scope';
@@ -96,6 +97,11 @@ export function notFound(type: EntityType, key: number): NotFoundException {
   return new NotFoundException(`${type.name} ${key} not found`);
 }
 
-export function unknownType(name: string): NotFoundException {
-  return new NotFoundException(`Unknown entity type "${name}"`);
+/** 404 for a type name no entity type has, with the nearest one when it is a near miss. */
+export function unknownType(name: string, known: readonly EntityType[]): NotFoundException {
+  const hint = didYouMean(
+    name,
+    known.map((type) => type.name),
+  );
+  return new NotFoundException(`Unknown entity type "${name}"${hint}`);
 }

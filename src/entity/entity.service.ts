@@ -308,7 +308,7 @@ export class EntityService {
   /** A type to read: a child type reads under its parent's privileges. */
   private typeOf(name: string): EntityType {
     const type = this.registry.find(name);
-    if (!type) throw unknownType(name);
+    if (!type) throw unknownType(name, this.registry.all());
     return type;
   }
 

@@ -20,3 +20,12 @@ export class TooManyAttemptsException extends HttpExceptionWithHeaders {
     );
   }
 }
+
+/** 405 with the methods the path does answer, and what to send instead. */
+export class MethodNotAllowedException extends HttpExceptionWithHeaders {
+  constructor(method: string, allowed: readonly string[], hint: string) {
+    super(`${method} is not answered here: ${hint}`, HttpStatus.METHOD_NOT_ALLOWED, {
+      Allow: allowed.join(', '),
+    });
+  }
+}

@@ -1,6 +1,7 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { AccessService } from '../access/access.service';
 import { Identity } from '../common/identity';
+import { didYouMean } from '../common/nearest-name';
 import { EntityRegistry } from '../model/entity.registry';
 import { describeEntity, EntityDescription } from './entity-description';
 
@@ -25,7 +26,12 @@ export class MetadataService {
     const type = this.registry.find(name);
     const scope = await this.access.scopeOf(identity);
     if (!type || !scope.may(type, 'read')) {
-      throw new NotFoundException(`Unknown entity type "${name}"`);
+      const readable = this.registry.all().filter((other) => scope.may(other, 'read'));
+      const hint = didYouMean(
+        name,
+        readable.map((other) => other.name),
+      );
+      throw new NotFoundException(`Unknown entity type "${name}"${hint}`);
     }
     return describeEntity(type, (property) => scope.canRead(type, property));
   }

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, UnauthorizedException } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { HeaderAPIKeyStrategy } from 'passport-headerapikey';
 import { Identity } from '../../common/identity';
@@ -6,6 +6,8 @@ import { ApiKeyService } from '../api-key.service';
 
 export const API_KEY_HEADER = 'X-API-Key';
 export const API_KEY_QUERY = 'apiKey';
+
+const INVALID_KEY = 'The API key is not valid (unknown, expired or revoked)';
 
 type AuthenticatedRequest = Parameters<HeaderAPIKeyStrategy['authenticate']>[0];
 
@@ -31,7 +33,8 @@ export class ApiKeyStrategy extends PassportStrategy(HeaderAPIKeyStrategy, 'api-
     return super.authenticate(request, options);
   }
 
-  async validate(apiKey: string): Promise<Identity | false> {
-    return (await this.apiKeys.resolve(apiKey)) ?? false;
+  /** A key that is sent and refused says so, if no later strategy matches (the guard). */
+  async validate(apiKey: string): Promise<Identity | [false, UnauthorizedException]> {
+    return (await this.apiKeys.resolve(apiKey)) ?? [false, new UnauthorizedException(INVALID_KEY)];
   }
 }
