@@ -121,10 +121,18 @@ describe('the console', () => {
     await ui.open('FETCH');
     await ui.typeQuery('FETCH invoice (number total)');
     await page.locator('.cm-lint-marker-error').waitFor();
+    const detail = 'line 1, column 23: expected "AS", "," or ")" but found "total"';
     await page.locator('.cm-lintRange-error').hover();
-    await expect(page.locator('.cm-tooltip-lint').textContent()).resolves.toBe(
-      'line 1, column 23: expected "AS", "," or ")" but found "total"',
+    await expect(page.locator('.cm-tooltip-lint').textContent()).resolves.toBe(detail);
+    // The text is shown under the editor too, not only as a mark, and takes the cursor
+    // there: what is typed next goes where the problem is.
+    await page.getByRole('status').getByRole('button', { name: detail }).click();
+    await page.keyboard.type(',');
+    await expect(page.locator('.cm-content').textContent()).resolves.toBe(
+      'FETCH invoice (number ,total)',
     );
+    await page.locator('.cm-lint-marker-error').waitFor({ state: 'detached' });
+    await expect(page.getByRole('status').count()).resolves.toBe(0);
 
     await ui.typeQuery('FETCH invoice (key, number, total) ORDER BY key ASC LIMIT 10');
     await page.locator('.cm-lint-marker-error').waitFor({ state: 'detached' });

@@ -10,19 +10,33 @@ import { cellText, curlOf, offsetOf, toCsv } from './fetch-text';
 
 const EXAMPLE = 'FETCH account (name, country) ORDER BY name ASC LIMIT 20';
 
-/** The server's parse of the text, as the editor's diagnostics, while one types. */
-const serverLinter = linter(
-  async (view): Promise<Diagnostic[]> => {
-    const text = view.state.doc.toString();
-    if (!text.trim()) return [];
-    const { problem } = await parseFetch(text);
-    if (!problem) return [];
-    const from = problem.line ? offsetOf(text, problem.line, problem.column ?? 1) : 0;
-    const to = Math.min(text.length, from + 1);
-    return [{ from: Math.min(from, text.length), to, severity: 'error', message: problem.detail }];
-  },
-  { delay: 300 },
-);
+/** Where the server's parse found the text wrong, and what it said. */
+interface Problem {
+  detail: string;
+  from: number;
+}
+
+/**
+ * The server's parse of the text while one types: as the editor's diagnostic (marked at
+ * its line and column) and to `report`, which shows its text under the editor.
+ */
+const serverLinter = (report: (problem: Problem | undefined) => void) =>
+  linter(
+    async (view): Promise<Diagnostic[]> => {
+      const text = view.state.doc.toString();
+      const { problem } = text.trim() ? await parseFetch(text) : {};
+      if (!problem) {
+        report(undefined);
+        return [];
+      }
+      const at = problem.line ? offsetOf(text, problem.line, problem.column ?? 1) : 0;
+      const from = Math.min(at, text.length);
+      report({ detail: problem.detail, from });
+      const to = Math.min(text.length, from + 1);
+      return [{ from, to, severity: 'error', message: problem.detail }];
+    },
+    { delay: 300 },
+  );
 
 interface Result extends FetchPage {
   query: string;
@@ -36,6 +50,7 @@ export function FetchPlayground() {
   const [result, setResult] = useState<Result | undefined>();
   const [tree, setTree] = useState<unknown>();
   const [error, setError] = useState<string | undefined>();
+  const [problem, setProblem] = useState<Problem | undefined>();
 
   useEffect(() => {
     view.current = new EditorView({
@@ -47,7 +62,7 @@ export function FetchPlayground() {
         keymap.of([...defaultKeymap, ...historyKeymap]),
         fetchLanguage,
         syntaxHighlighting(defaultHighlightStyle),
-        serverLinter,
+        serverLinter(setProblem),
         lintGutter(),
         EditorView.contentAttributes.of({ 'aria-label': 'FETCH query' }),
       ],
@@ -80,6 +95,12 @@ export function FetchPlayground() {
       setError((e as ApiError).message);
     }
   };
+  /** The cursor to where the problem is, in the editor. */
+  const showProblem = () => {
+    if (!problem || !view.current) return;
+    view.current.dispatch({ selection: { anchor: problem.from }, scrollIntoView: true });
+    view.current.focus();
+  };
   const names = result?.columns.map((c) => c.name) ?? [];
   // Made when asked for, not at every render (each object URL holds its rows until revoked).
   const exportCsv = () => {
@@ -94,6 +115,13 @@ export function FetchPlayground() {
     <section className="playground">
       <h2>FETCH</h2>
       <div ref={host} className="editor" />
+      {problem && (
+        <p className="fetch-problem" role="status">
+          <button type="button" className="link" onClick={showProblem} title="Go there">
+            {problem.detail}
+          </button>
+        </p>
+      )}
       <div className="actions">
         <button type="button" onClick={() => void run()}>
           Run
