@@ -38,7 +38,7 @@ const COMPILED = {
       const params = new SqlParameters();
       const root = rowsSql('t0', params);
       const limit = params.bind(5000, 'int8');
-      const sql = `SELECT t0."status" AS "status", (date_trunc('month', t0."issue_date" AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') AS "month", count(*) AS "invoices", sum(t0."total") AS "revenue" FROM "invoice" t0 WHERE ${root} GROUP BY t0."status", (date_trunc('month', t0."issue_date" AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') ORDER BY "month" ASC, "status" ASC LIMIT ${limit}`;
+      const sql = `SELECT t0."status" AS "status", to_char(date_trunc('month', t0."issue_date" AT TIME ZONE 'UTC'), 'YYYY-MM') AS "month", count(*) AS "invoices", sum(t0."total") AS "revenue" FROM "invoice" t0 WHERE ${root} GROUP BY t0."status", to_char(date_trunc('month', t0."issue_date" AT TIME ZONE 'UTC'), 'YYYY-MM') ORDER BY "month" ASC, "status" ASC LIMIT ${limit}`;
       return { sql, params: params.values };
     },
     hidden: [],

@@ -243,7 +243,7 @@ const FETCH_SQL = {
            ORDER BY i.issue_date DESC, i.key LIMIT 50`,
   },
   [AGGREGATE]: {
-    sql: `SELECT status, date_trunc('month', issue_date AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS month,
+    sql: `SELECT status, to_char(date_trunc('month', issue_date AT TIME ZONE 'UTC'), 'YYYY-MM') AS month,
                  count(*) AS invoices, sum(total) AS revenue
             FROM invoice WHERE id_organization = $1
            GROUP BY 1, 2 ORDER BY 2, 1`,

@@ -445,7 +445,7 @@ describe.each(HTTP_PLATFORMS)('change log on %s', (platform) => {
       fixture.admin,
       `FETCH change_log (DAY(date_created) AS day, COUNT(*) AS n) WHERE root_key = ${key} GROUP BY day`,
     ).expect(200);
-    expect(byDay.body).toEqual([{ day: expect.any(String), n: 3 }]);
+    expect(byDay.body).toEqual([{ day: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), n: 3 }]);
 
     // Role member's `*` row grants organization depth on every type, but not on this one.
     const seen = await postFetch(t, member.key, `FETCH change_log (key) WHERE root_key = ${key}`);

@@ -181,12 +181,84 @@ describe('POST /rest/fetch and POST /rest/metadata/fetch', () => {
             name: 'month',
             entity: 'invoice',
             property: 'issue_date',
-            type: 'datetime',
+            type: 'string',
             nullable: true,
           },
           { name: 'account', entity: 'account', property: 'name', type: 'string', nullable: true },
         ],
       });
+    });
+  });
+
+  describe('values a reader expects', () => {
+    /** Three invoices of an account of their own, at known instants and totals. */
+    let account: number;
+    beforeAll(async () => {
+      const post = async (name: string, body: object) =>
+        (
+          await request(t.http)
+            .post(`/rest/entity/${name}`)
+            .set('X-API-Key', key)
+            .send(body)
+            .expect(200)
+        ).body.key as number;
+      account = await post('account', { properties: { name: 'Calendar Readers SRL' } });
+      for (const [issued, quantity, price] of [
+        ['2025-12-29T10:00:00Z', 1, '10.00'],
+        ['2026-01-31T23:30:00Z', 2, '10.00'],
+        ['2026-02-01T00:30:00Z', 2, '15.01'],
+      ] as const) {
+        await post('invoice', {
+          properties: { id_account: account, issue_date: issued, status: 'issued' },
+          children: {
+            invoice_invoice_line: [{ properties: { quantity, unit_price: price } }],
+          },
+        });
+      }
+    });
+
+    it('groups dates by YEAR, QUARTER, MONTH, WEEK and DAY as values that read as what they name', async () => {
+      const { body } = await run(
+        `FETCH invoice (YEAR(issue_date) AS y, QUARTER(issue_date) AS q, MONTH(issue_date) AS m,
+                        WEEK(issue_date) AS w, DAY(issue_date) AS d, COUNT(*) AS n)
+         WHERE id_account = ${account} GROUP BY y, q, m, w, d ORDER BY d ASC`,
+      ).expect(200);
+      expect(body).toEqual([
+        // An ISO week is of the year its Thursday is in: 29 December 2025 is in 2026's first.
+        { y: 2025, q: '2025-Q4', m: '2025-12', w: '2026-W01', d: '2025-12-29', n: 1 },
+        // UTC: 23:30 on the 31st is January's, 00:30 on the 1st February's.
+        { y: 2026, q: '2026-Q1', m: '2026-01', w: '2026-W05', d: '2026-01-31', n: 1 },
+        { y: 2026, q: '2026-Q1', m: '2026-02', w: '2026-W05', d: '2026-02-01', n: 1 },
+      ]);
+      const { body: byWeek } = await run(
+        `FETCH invoice (WEEK(issue_date) AS w, COUNT(*) AS n) WHERE id_account = ${account}
+         GROUP BY w ORDER BY w DESC`,
+      ).expect(200);
+      expect(byWeek).toEqual([
+        { w: '2026-W05', n: 2 },
+        { w: '2026-W01', n: 1 },
+      ]);
+      const { body: columns } = await postFetch(
+        t,
+        key,
+        `FETCH invoice (YEAR(issue_date) AS y, MONTH(issue_date) AS m, DAY(issue_date) AS d)`,
+        '/rest/metadata/fetch',
+      ).expect(200);
+      expect(columns.columns.map((c: { type: string }) => c.type)).toEqual([
+        'integer',
+        'string',
+        'date',
+      ]);
+    });
+
+    it('averages to the property’s scale and four digits more', async () => {
+      const { body } = await run(
+        `FETCH invoice (AVG(total) AS total, SUM(total) AS sum)
+           { invoice_line FROM id_invoice TO key (AVG(quantity) AS quantity) }
+         WHERE id_account = ${account}`,
+      ).expect(200);
+      // Totals 10.00, 20.00 and 30.02: 60.02 / 3 = 20.00666…; quantities 1, 2, 2.
+      expect(body).toEqual([{ total: '20.006667', sum: '60.02', quantity: '1.6667' }]);
     });
   });
 

@@ -1,9 +1,9 @@
-import { CAST_TYPES, PropertyType } from '../model/entity-type';
+import { CAST_TYPES, PropertyDefinition, PropertyType } from '../model/entity-type';
 import { Compilation, HIDDEN } from './fetch.compilation';
 import { resultKey, selectedItems } from './fetch.keys';
 import { columnSql } from './fetch.predicates';
 import { FetchQueryError, Source } from './fetch.schema';
-import { Aggregate, PropertyItem } from './fetch.tree';
+import { Aggregate, DateGrouping, PropertyItem } from './fetch.tree';
 
 /** One column of a result (FETCH.md §5). */
 export interface ResultColumn {
@@ -34,6 +34,35 @@ const MAX_NAME_BYTES = 63;
 
 const NUMERIC: PropertyType[] = ['integer', 'bigint', 'decimal'];
 const ORDERED: PropertyType[] = [...NUMERIC, 'string', 'datetime', 'date', 'boolean', 'uuid'];
+
+/**
+ * A date group's value as what it names, from the truncated instant in UTC (what it
+ * groups by): `YEAR` 2026, `QUARTER` "2026-Q1", `MONTH` "2026-01", `WEEK` "2026-W05"
+ * (ISO: its year is the week's), `DAY` "2026-01-31". Each text sorts as its instant does.
+ */
+const DATE_GROUP_LABELS: Record<
+  DateGrouping,
+  { label: (truncated: string) => string; type: PropertyType }
+> = {
+  year: { label: (t) => `extract(year FROM ${t})::int4`, type: 'integer' },
+  quarter: { label: (t) => `to_char(${t}, 'YYYY-"Q"Q')`, type: 'string' },
+  month: { label: (t) => `to_char(${t}, 'YYYY-MM')`, type: 'string' },
+  week: { label: (t) => `to_char(${t}, 'IYYY-"W"IW')`, type: 'string' },
+  day: { label: (t) => `${t}::date`, type: 'date' },
+};
+
+/** Digits an average keeps beyond those of the values averaged. */
+const AVERAGE_EXTRA_DIGITS = 4;
+
+/**
+ * An average rounded to the property's scale and four digits more (a decimal(12,2) to 6,
+ * an integer to 4), not PostgreSQL's 16; a decimal of no declared scale as PostgreSQL
+ * gives it.
+ */
+function averageScaled(average: string, property: PropertyDefinition): string {
+  const scale = property.type === 'decimal' ? property.scale : 0;
+  return scale === undefined ? average : `round(${average}, ${scale + AVERAGE_EXTRA_DIGITS})`;
+}
 
 /** The select list: every source's items, the root's first, as FETCH.md §2 keys them. */
 export function selectList(c: Compilation): Selected[] {
@@ -94,10 +123,11 @@ function item(
       );
     }
     const instant = property.type === 'date' ? `${sql}::timestamp` : `${sql} AT TIME ZONE 'UTC'`;
-    sql = `(date_trunc('${dateGrouping}', ${instant}) AT TIME ZONE 'UTC')`;
-    const column = resultColumn(source, property.name, 'datetime');
+    const { label, type } = DATE_GROUP_LABELS[dateGrouping];
+    sql = label(`date_trunc('${dateGrouping}', ${instant})`);
+    const column = resultColumn(source, property.name, type);
     column.nullable ||= property.nullable;
-    return { key, source, sql, column, aggregated: false, cast: 'timestamptz' };
+    return { key, source, sql, column, aggregated: false, cast: CAST_TYPES[type] };
   }
   if (!aggregate) {
     const column = resultColumn(source, property.name, property.type);
@@ -117,6 +147,7 @@ function item(
   }
   const fn = aggregate === 'countcolumn' ? 'count' : aggregate;
   sql = `${fn}(${item.distinct ? 'DISTINCT ' : ''}${sql})`;
+  if (aggregate === 'avg') sql = averageScaled(sql, property);
   const type: PropertyType =
     aggregate === 'countcolumn'
       ? 'bigint'
