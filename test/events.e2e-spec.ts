@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import type { EntityEvent } from '../src/events/entity-event';
 import { Job, OnEntityEvent } from '../src/events/event.decorators';
+import { JobQueue } from '../src/queue/job-queue.service';
 import type { HandlerContext } from '../src/events/event-handlers.service';
 import { Workflow, WorkflowMethod } from '../src/workflow/workflow.decorators';
 import { WorkflowError } from '../src/workflow/workflow.errors';
@@ -264,6 +265,19 @@ describe('after-commit events and jobs', () => {
     );
     expect(rows).toEqual([{ actor_name: userName, via: 'job test-mail' }]);
     expect(jobsRun.filter((j) => j.jobId === body.id)).toHaveLength(1);
+  });
+
+  it('sends a job whose data holds text jsonb refuses, with U+FFFD in its place', async () => {
+    // Text a handler made (a client's is refused at the edge): a NUL, a lone surrogate.
+    const id = await t.app.get(JobQueue).send('test-mail', {
+      organization: null,
+      actor: null,
+      payload: { text: 'made\u0000by\ud800code' },
+    });
+    await waitFor(() => jobsRun.some((j) => j.jobId === id), WAIT_MS);
+    expect(jobsRun.find((j) => j.jobId === id)!.payload).toEqual({
+      text: 'made\ufffdby\ufffdcode',
+    });
   });
 
   it('sends no job for a transaction that rolled back', async () => {

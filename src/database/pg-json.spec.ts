@@ -1,4 +1,4 @@
-import { pgJson } from './pg-json';
+import { pgJson, pgJsonSafe } from './pg-json';
 
 describe('pgJson', () => {
   it('is JSON.stringify for text that has neither escape', () => {
@@ -19,5 +19,16 @@ describe('pgJson', () => {
 
   it('reads member names as it reads values', () => {
     expect(JSON.parse(pgJson({ ['k\ud83d']: 1 }))).toEqual({ ['k\ufffd']: 1 });
+  });
+
+  describe('pgJsonSafe', () => {
+    it('is the value itself when its JSON is storable', () => {
+      const value = { text: 'plain 😀' };
+      expect(pgJsonSafe(value)).toBe(value);
+    });
+
+    it('is a copy with U+FFFD where its JSON is not', () => {
+      expect(pgJsonSafe({ text: 'a\u0000b\ud800' })).toEqual({ text: 'a\ufffdb\ufffd' });
+    });
   });
 });

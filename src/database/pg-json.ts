@@ -7,7 +7,20 @@
  * (unstorable-text.ts); this keeps what the server itself writes from ever failing on it.
  */
 export function pgJson(value: unknown): string {
+  return storable(JSON.stringify(value));
+}
+
+/**
+ * A value for a library that writes it to `jsonb` itself (pg-boss's job data): the value
+ * when its JSON is storable, else a copy of it that is (as pgJson would write it).
+ */
+export function pgJsonSafe<T>(value: T): T {
   const text = JSON.stringify(value);
+  const safe = storable(text);
+  return safe === text ? value : (JSON.parse(safe) as T);
+}
+
+function storable(text: string): string {
   // Most texts hold neither escape: two scans, and no copy.
   if (!text.includes('\\u0000') && !text.includes('\\ud')) return text;
   return text.replace(ESCAPE, (escape) => (escape === '\\\\' ? escape : '\\ufffd'));

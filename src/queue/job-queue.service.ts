@@ -4,6 +4,7 @@ import { PgBoss, type JobInsert, type Queue, type SendOptions } from 'pg-boss';
 import type { Environment } from '../config/environment';
 import { DATABASE_URL } from '../database/database.module';
 import { QUEUE_SCHEMA } from '../database/migrations/1795800000000-Jobs';
+import { pgJsonSafe } from '../database/pg-json';
 import { Transaction } from '../database/transaction';
 import { JobsRepository } from './jobs.repository';
 
@@ -118,7 +119,8 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
     tx?: Transaction,
   ): Promise<string | null> {
     if (!this.declared.has(name)) throw new Error(`No @Job handler takes jobs named "${name}"`);
-    return this.boss.send(name, data, {
+    // pg-boss writes the data as jsonb: a handler's text may hold what jsonb refuses.
+    return this.boss.send(name, pgJsonSafe(data), {
       ...options,
       ...(tx ? { db: this.jobs.executorIn(tx) } : {}),
     });
