@@ -9,6 +9,7 @@ import { runtimeProblem } from './common/runtime';
 import { limitHeapGrowth, limitNewSpace } from './http/heap-growth';
 import { RequestsInFlight } from './http/requests-in-flight';
 import { BootLogger, bootLog, plainMessage, writePlainLines } from './logging/boot-logger';
+import { stoppedLine, stoppingLine } from './logging/shutdown-lines';
 import { Environment, validateEnvironment } from './config/environment';
 import { EmbeddedPostgres } from './database/embedded-postgres';
 import { FirstBootService } from './directory/first-boot.service';
@@ -52,8 +53,7 @@ async function main(): Promise<void> {
     const started = Date.now();
     const underWay = { requests: requests?.count ?? 0, jobs: jobsUnderWay(app) };
     requests?.drain();
-    if (signal)
-      log.info(`Stopping (${signal})${listed([drainedText(underWay, 'letting', 'finish')])}…`);
+    if (signal) log.info(stoppingLine(signal, underWay));
     await Promise.race([app?.close(), sleep(SHUTDOWN_LIMIT_MS)]).catch((error: Error) =>
       log.error(`Closing the app failed: ${error.message}`),
     );
@@ -69,14 +69,10 @@ async function main(): Promise<void> {
     );
     if (signal) {
       const finished = { ...underWay, requests: underWay.requests - cutOff };
-      const limit = `cut off at the ${SHUTDOWN_LIMIT_MS / 1000} s limit`;
+      const limitSeconds = SHUTDOWN_LIMIT_MS / 1000;
+      const ms = Date.now() - started;
       log.info(
-        `Stopped in ${Date.now() - started} ms` +
-          listed([
-            drainedText(finished, '', 'finished'),
-            cutOff > 0 ? `${plural(cutOff, 'request')} ${limit}` : undefined,
-            databaseStopped ? 'the embedded database stopped' : undefined,
-          ]),
+        stoppedLine({ ms, finished, cutOff, limitSeconds, databaseStopped: !!databaseStopped }),
       );
     }
     // pino-pretty writes from a thread of its own, which exit would end mid-line.
@@ -137,29 +133,6 @@ async function main(): Promise<void> {
 
 function jobsUnderWay(app: INestApplication | undefined): number {
   return app?.get(JobQueue).jobsUnderWay() ?? 0;
-}
-
-/** "letting 2 requests and 1 job finish"; nothing when there are none. */
-function drainedText(
-  { requests, jobs }: { requests: number; jobs: number },
-  before: string,
-  after: string,
-): string | undefined {
-  const counted = [
-    ...(requests > 0 ? [plural(requests, 'request')] : []),
-    ...(jobs > 0 ? [plural(jobs, 'job')] : []),
-  ];
-  return counted.length > 0 ? [before, counted.join(' and '), after].join(' ').trim() : undefined;
-}
-
-/** ": a; b", or nothing. */
-function listed(parts: (string | undefined)[]): string {
-  const present = parts.filter((part) => part !== undefined);
-  return present.length > 0 ? `: ${present.join('; ')}` : '';
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 void main();
