@@ -1,5 +1,6 @@
 import { AbstractLogger, LogLevel, LogMessage } from 'typeorm';
 import { EventDispatcher } from '../../src/events/event-dispatcher.service';
+import { JobQueue } from '../../src/queue/job-queue.service';
 import { OrphanSweeper } from '../../src/storage/orphan-sweeper';
 import type { TestApp } from './test-app';
 
@@ -14,11 +15,13 @@ export class StatementCounter extends AbstractLogger {
    * The data source's logger is read on every query; swapping it is how TypeORM lets one
    * watch the statements without changing the app. The storage sweep the app starts in
    * the background is awaited first, and the events' dispatcher (which reads the change
-   * log on a timer) stopped: their statements are no request's.
+   * log on a timer) and the job workers stopped (on a shared database they take the jobs
+   * other suites left, webhook deliveries among them): their statements are no request's.
    */
   static async attach({ app, dataSource }: TestApp): Promise<StatementCounter> {
     await app.get(OrphanSweeper).settled();
     await app.get(EventDispatcher).onApplicationShutdown();
+    await app.get(JobQueue).stopWorking();
     const counter = new StatementCounter();
     Object.defineProperty(dataSource, 'logger', { value: counter });
     return counter;
