@@ -520,6 +520,47 @@ describe('access control: assign, children, field security, administration', () 
     });
   });
 
+  describe('a type only administrators change, granted by name to a role', () => {
+    it('is read as granted, and changed by none but administrators, whatever the role says', async () => {
+      const role = await makeRole({
+        webhook: {
+          create: 'organization',
+          read: 'organization',
+          write: 'organization',
+          delete: 'organization',
+        },
+        file: { create: 'organization', read: 'organization' },
+      });
+      const caller = await user(units.child, [role.name]);
+      const { body } = await as(caller.apiKey).get('/rest/metadata/privileges').expect(200);
+      // Before: create, write and delete of webhook said `organization`, and the console
+      // showed the webhook screens to a member whose every action was then a 403.
+      expect(body.entities.webhook).toEqual({
+        create: 'none',
+        read: 'organization',
+        write: 'none',
+        delete: 'none',
+        securedProperties: {},
+      });
+      // A type its own routes write (files, through /storage) is as the role says.
+      expect(body.entities.file).toMatchObject({ create: 'organization', read: 'organization' });
+      // The change log: nothing writes it.
+      expect(body.entities.change_log).toMatchObject({
+        create: 'none',
+        write: 'none',
+        delete: 'none',
+      });
+      const refused = await as(caller.apiKey)
+        .post('/rest/webhooks', {
+          name: 'Not mine',
+          url: 'https://192.0.2.1/x',
+          events: 'account.created',
+        })
+        .expect(403);
+      expect(refused.body).toEqual({ detail: 'Only administrators may change webhook' });
+    });
+  });
+
   describe('storage', () => {
     it('needs read on a file to download it, write to add a version, create for a new one', async () => {
       const upload = (apiKey: string, id?: number) => {

@@ -91,12 +91,15 @@ export class AccessScope {
   }
 
   /**
-   * Why the caller may not create, change or delete records of `type` through the API
-   * whatever its roles say (the type's `write` setting: only administrators, or nobody);
-   * undefined when its roles decide.
+   * Why the caller may not create, change or delete records of `type` through the entity
+   * API whatever its roles say (the type's `write` setting: only administrators, nobody,
+   * or only its own routes); undefined when its roles decide.
    */
   writeRefusal(type: EntityType): string | undefined {
     if (type.write === 'nobody') return `${type.name} is read-only through this API`;
+    if (type.write === 'own-routes') {
+      return `${type.name} records are written through their own routes, not this API`;
+    }
     if (type.write === 'admin' && !this.isAdministrator) {
       return `Only administrators may change ${type.name}`;
     }
@@ -104,12 +107,14 @@ export class AccessScope {
   }
 
   /**
-   * The depth as it applies through the API: a type only administrators change (or none
-   * does) is `none` for everyone else's create, write and delete, whatever a role says.
+   * The depth of an action as it applies through the API: what the type's `write` setting
+   * leaves of the roles' (a type only administrators change, or none does, is `none` for
+   * everyone else's create, write and delete, whatever a role says); a type its own
+   * routes write is as its roles say.
    */
   depthThroughApi(type: EntityType, action: Action): Depth {
     const depth = this.depth(type, action);
-    if (action === 'read' || type.privileges) return depth;
+    if (action === 'read' || type.write === 'own-routes') return depth;
     return this.writeRefusal(type) ? 'none' : depth;
   }
 

@@ -181,8 +181,8 @@ export class EntityService {
     const scope = await this.access.scopeOf(identity);
     if (!type.assignable)
       throw new ForbiddenException(`${type.name} records have no owner to change`);
-    // Roles decide who may move a record they govern, even one written elsewhere (files).
-    if (!type.privileges) this.assertWritable(scope, type);
+    // Roles decide who may move a record its own routes write (files).
+    if (type.write !== 'own-routes') this.assertWritable(scope, type);
     return this.transaction(joined, async (tx) => {
       const stored = await this.lockFor('write', tx, type, key, undefined, scope);
       const user = await this.store.findOne(tx, this.registry.find('user')!, userKey, scope);

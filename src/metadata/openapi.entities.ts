@@ -174,16 +174,16 @@ function assignOperation(type: EntityType): OperationObject {
 /**
  * Paths and schemas of every entity type, from the registry: an application's own types
  * appear with no code of its own. A child type is read on its own and written through
- * its parent's group; a type no client writes (`write: 'nobody'`) is read, and assigned
- * where roles govern it.
+ * its parent's group; a type the entity API does not write (`write: 'nobody'` or
+ * `'own-routes'`) is read, and assigned where its own routes write it.
  */
 export function entityDocument(types: EntityType[]): { paths: PathsObject; schemas: Schemas } {
   const paths: PathsObject = {};
   const schemas: Schemas = {};
   for (const type of types) {
-    const writable = type.write !== 'nobody' && !type.parent;
-    // As EntityService.assign: a type roles govern is assigned even where no client writes it.
-    const assignable = !type.parent && (writable || type.privileges);
+    const writable = (type.write === 'everyone' || type.write === 'admin') && !type.parent;
+    // As EntityService.assign: a type its own routes write is assigned as its roles say.
+    const assignable = !type.parent && type.assignable && (writable || type.write === 'own-routes');
     for (const form of ['record', 'create', 'update'] as const) {
       schemas[schemaName(type, form)] = envelope(type, form);
     }

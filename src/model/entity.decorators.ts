@@ -7,10 +7,12 @@ export const SECURED_PROPERTIES = 'atrium:secured-properties';
 export const PROPERTY_LABELS = 'atrium:property-labels';
 
 /**
- * Who may create, update and delete an entity type through the API: holders of a role
- * granting it (`everyone` the security roles let), administrators, or nobody.
+ * Who may create, update and delete an entity type's records: holders of a role granting
+ * it (`everyone` the security roles let), administrators, or nobody, through the entity
+ * API; `own-routes`: holders of a role granting it, through the type's own routes only
+ * (files, through /storage).
  */
-export type WriteAccess = 'everyone' | 'admin' | 'nobody';
+export type WriteAccess = 'everyone' | 'admin' | 'nobody' | 'own-routes';
 
 export interface BusinessEntityOptions {
   write?: WriteAccess;
@@ -65,7 +67,7 @@ export function BusinessEntity(name: string, options: BusinessEntityOptions = {}
       write: options.write ?? 'everyone',
       privileges:
         options.privileges === undefined
-          ? (options.write ?? 'everyone') === 'everyone'
+          ? ['everyone', 'own-routes'].includes(options.write ?? 'everyone')
           : options.privileges !== false,
       grantedByName: options.privileges === 'named',
       writeOnly: options.writeOnly ?? [],

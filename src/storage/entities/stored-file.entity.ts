@@ -7,7 +7,7 @@ import { FileVersion } from './file-version.entity';
  * A stored file: its latest name and type, and its versions. Readable through the entity
  * API and FETCH like any entity type; written only through /storage.
  */
-@BusinessEntity('file', { write: 'nobody', privileges: true })
+@BusinessEntity('file', { write: 'own-routes' })
 export class StoredFile extends SystemColumns {
   @Column({ type: 'varchar', length: 255 })
   name: string;
