@@ -17,6 +17,8 @@ export type { ReadResult, WriteResult } from './entity/entity.service';
 export type { JoinedTransaction } from './entity/joined-transaction';
 export type { Identity } from './common/identity';
 export type { CallerAccess } from './access/access.scope';
+export type { Privilege } from './access/access.privileges';
+export { Requires } from './access/requires.decorator';
 export type { Transaction } from './database/transaction';
 export { FetchService } from './fetch/fetch.service';
 export type { EntityQuery } from './fetch/fetch.tree';

@@ -44,7 +44,8 @@ export function Shell({ info, onSignedOut }: { info: ServerInfo; onSignedOut: ()
   const administration = ADMINISTRATION_TYPES.flatMap((name) => types.get(name) ?? []);
   const may = (type: string, action: 'create' | 'delete') =>
     (granted?.entities[type]?.[action] ?? 'none') !== 'none';
-  const sections = (Object.keys(SECTIONS) as Section[]).filter(shownFor(types, may));
+  const holds = (privilege: string) => granted?.privileges.includes(privilege) ?? false;
+  const sections = (Object.keys(SECTIONS) as Section[]).filter(shownFor(types, holds));
 
   return (
     <div className="shell">
@@ -172,18 +173,19 @@ const SHOWN_ELSEWHERE = new Set(['change_log', 'webhook']);
 
 /**
  * Access is for those who may read roles; the audit for those who may read the change
- * log; webhooks and failed jobs for administrators (only they may make a webhook).
+ * log; webhooks and failed jobs for the holders of the privileges that manage them.
  */
 const shownFor =
-  (types: TypeIndex, may: (type: string, action: 'create') => boolean) => (section: Section) => {
+  (types: TypeIndex, holds: (privilege: string) => boolean) => (section: Section) => {
     switch (section) {
       case 'access':
         return types.has('role');
       case 'audit':
         return types.has('change_log');
       case 'webhooks':
+        return holds('manage-webhooks');
       case 'jobs':
-        return may('webhook', 'create');
+        return holds('manage-jobs');
       default:
         return true;
     }

@@ -2,7 +2,8 @@ import { Identity } from '../common/identity';
 import { quoteIdentifier, SqlParameters } from '../database/sql';
 import { EntityType, governingType, PropertyDefinition } from '../model/entity-type';
 import { Owner } from '../model/owner';
-import { Action, Depth } from './access.depth';
+import { Action, Depth, DEPTHS } from './access.depth';
+import { holdersOf, Privilege, PRIVILEGES } from './access.privileges';
 import { Grants } from './access.grants';
 
 /**
@@ -30,6 +31,8 @@ export class AccessScope {
     private readonly grants: Grants | 'administrator',
     /** The caller's business unit and every unit below it. */
     readonly unitTree: number[],
+    /** The entity types privileges derive from, by name (the registry's). */
+    private readonly typeNamed: (name: string) => EntityType | undefined = () => undefined,
   ) {
     this.units = new Set(unitTree);
   }
@@ -38,8 +41,11 @@ export class AccessScope {
     return this.identity.organizationKey;
   }
 
-  /** An administrator reaches the whole organization, every property included. */
-  get isAdministrator(): boolean {
+  /**
+   * An administrator reaches the whole organization, every property included. Private: what
+   * an administrator may do beside that is a named privilege (holds), decided here.
+   */
+  private get isAdministrator(): boolean {
     return this.grants === 'administrator';
   }
 
@@ -118,6 +124,25 @@ export class AccessScope {
     return this.writeRefusal(type) ? 'none' : depth;
   }
 
+  /** Why the caller does not hold `privilege` (PRIVILEGES), or undefined when it does. */
+  privilegeRefusal(privilege: Privilege): string | undefined {
+    const { lets, rule } = PRIVILEGES[privilege];
+    if (rule === 'administrators') {
+      return this.isAdministrator ? undefined : `Only administrators may ${lets}`;
+    }
+    const type = this.typeNamed(rule.entity);
+    const depth = type ? this.depthThroughApi(type, rule.action) : 'none';
+    if (DEPTHS.indexOf(depth) >= DEPTHS.indexOf(rule.depth)) return undefined;
+    // The type's own rule, where it is what refuses (webhook: only administrators change it).
+    const typeRule = type && rule.action !== 'read' ? this.writeRefusal(type) : undefined;
+    return typeRule ?? `Only ${holdersOf(privilege)} may ${lets}`;
+  }
+
+  /** Whether the caller holds `privilege` (PRIVILEGES). */
+  holds(privilege: Privilege): boolean {
+    return this.privilegeRefusal(privilege) === undefined;
+  }
+
   /** Why the caller may not run `what` (a workflow method), or undefined when it may. */
   runRefusal(what: string, requirement: RunRequirement): string | undefined {
     if (requirement.administratorsOnly && !this.isAdministrator) {
@@ -162,4 +187,4 @@ export class AccessScope {
 }
 
 /** What application code (hooks, workflows) may ask of the caller's access. */
-export type CallerAccess = Pick<AccessScope, 'isAdministrator' | 'holdsAny' | 'roleNames'>;
+export type CallerAccess = Pick<AccessScope, 'holds' | 'holdsAny' | 'roleNames'>;

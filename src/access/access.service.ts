@@ -8,6 +8,7 @@ import { EntityRegistry } from '../model/entity.registry';
 import { Action, ACTIONS, Depth } from './access.depth';
 import { Grants } from './access.grants';
 import { AccessRepository } from './access.repository';
+import { Privilege, PRIVILEGE_NAMES } from './access.privileges';
 import { AccessScope } from './access.scope';
 
 /** Each Identity object's scope, kept on it (a scope refers to its Identity). */
@@ -44,15 +45,17 @@ export class AccessService {
 
   private async loadScope(identity: Identity): Promise<AccessScope> {
     // An administrator reaches the whole organization: no unit tree to know.
-    if (identity.isAdmin) return new AccessScope(identity, 'administrator', []);
+    if (identity.isAdmin) return new AccessScope(identity, 'administrator', [], this.typeNamed);
     const unitTree = await this.cached(this.trees, identity.businessUnitKey, () =>
       this.loadTree(identity),
     );
     const grants = await this.cached(this.grants, identity.userKey, () =>
       this.loadGrants(identity),
     );
-    return new AccessScope(identity, grants, unitTree);
+    return new AccessScope(identity, grants, unitTree, this.typeNamed);
   }
+
+  private readonly typeNamed = (name: string) => this.registry.find(name);
 
   /**
    * What a front end needs to hide what the caller cannot do: per top-level entity type,
@@ -77,7 +80,11 @@ export class AccessService {
         ),
       };
     }
-    return { roles: scope.roleNames, entities };
+    return {
+      roles: scope.roleNames,
+      privileges: PRIVILEGE_NAMES.filter((privilege) => scope.holds(privilege)),
+      entities,
+    };
   }
 
   /** Forgets every cached scope: the next request of each user reads its roles again. */
@@ -117,6 +124,8 @@ export class AccessService {
 export interface PrivilegesDescription {
   /** The roles the caller holds. */
   roles: string[];
+  /** The named privileges it holds (access.privileges.ts). */
+  privileges: Privilege[];
   entities: Record<
     string,
     Record<Action, Depth> & {

@@ -33,10 +33,12 @@ import { RefreshCookieStrategy } from './strategies/refresh-cookie.strategy';
 import { SessionStrategy } from './strategies/session.strategy';
 import { UserPasswordHooks } from './user-password.hooks';
 import { DirectoryModule } from '../directory/directory.module';
+import { AccessModule } from '../access/access.module';
 import { ChangesModule } from '../changes/changes.module';
 
 @Module({
   imports: [
+    AccessModule,
     DirectoryModule,
     ChangesModule,
     TypeOrmModule.forFeature(AUTH_ENTITIES),

@@ -7,6 +7,9 @@ import {
   UnauthorizedException,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import type { Privilege } from '../access/access.privileges';
+import { AccessService } from '../access/access.service';
+import { REQUIRED_PRIVILEGE } from '../access/requires.decorator';
 import { AuthGuard, AuthModuleOptions } from '@nestjs/passport';
 import type { HttpRequest, HttpResponse } from '../http/http.types';
 import { Identity } from '../common/identity';
@@ -25,13 +28,14 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
  * The one global guard (spec 5.1): runs the strategies in the configured order
  * (`AUTH_STRATEGIES`, via PassportModule's defaultStrategy), the first match decides;
- * then CSRF for cookie sessions (spec 5.5) and the admin-only rule.
+ * then CSRF for cookie sessions (spec 5.5) and the privilege a route `@Requires`.
  */
 @Injectable()
 export class AuthenticationGuard extends AuthGuard() {
   constructor(
     options: AuthModuleOptions,
     private readonly reflector: Reflector,
+    private readonly access: AccessService,
   ) {
     super(options);
   }
@@ -53,6 +57,14 @@ export class AuthenticationGuard extends AuthGuard() {
       if (typeof sent !== 'string' || !safeEqual(sent, identity.session.csrfToken)) {
         throw new ForbiddenException(`Missing or wrong ${CSRF_HEADER} header`);
       }
+    }
+    const privilege = this.reflector.getAllAndOverride<Privilege | undefined>(REQUIRED_PRIVILEGE, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (privilege) {
+      const refusal = (await this.access.scopeOf(identity)).privilegeRefusal(privilege);
+      if (refusal) throw new ForbiddenException(refusal);
     }
     return true;
   }

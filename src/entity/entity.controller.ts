@@ -14,6 +14,7 @@ import {
   Res,
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { Requires } from '../access/requires.decorator';
 import { CsrfExempt, CurrentIdentity, Public } from '../http/caller.decorators';
 import { Identity } from '../common/identity';
 import type { HttpResponse } from '../http/http.types';
@@ -73,6 +74,7 @@ export class EntityController {
 
   /** Erases the record's history but for one entry saying who did it (administrators). */
   @Post(':name/:key/history/purge')
+  @Requires('purge-history')
   @HttpCode(200)
   purge(
     @CurrentIdentity() identity: Identity,

@@ -10,12 +10,14 @@ import {
   Query,
 } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Requires } from '../access/requires.decorator';
 import { Identity } from '../common/identity';
 import { CurrentIdentity } from '../http/caller.decorators';
 import { FailedJobDto } from './dto/failed-job.dto';
 import { FAILED_JOBS_LIMIT, JobsService } from './jobs.service';
 
 @ApiTags('jobs')
+@Requires('manage-jobs')
 @Controller('rest/jobs')
 export class JobsController {
   constructor(private readonly jobs: JobsService) {}
@@ -24,7 +26,7 @@ export class JobsController {
   @ApiQuery({ name: 'limit', required: false, description: `At most ${FAILED_JOBS_LIMIT}` })
   @ApiOkResponse({
     type: [FailedJobDto],
-    description: "The organization's jobs that failed every attempt, newest first (administrators)",
+    description: "The organization's jobs that failed every attempt, newest first",
   })
   failed(
     @CurrentIdentity() identity: Identity,

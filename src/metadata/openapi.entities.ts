@@ -1,4 +1,11 @@
 import type { OperationObject, PathsObject, SchemaObject } from '@nestjs/swagger';
+import type { Privilege } from '../access/access.privileges';
+import {
+  PRIVILEGE_EXTENSION,
+  privilegeNote,
+  REQUIRED_PRIVILEGE,
+} from '../access/requires.decorator';
+import { EntityController } from '../entity/entity.controller';
 import { EntityType, PropertyDefinition } from '../model/entity-type';
 import {
   decimalInput,
@@ -143,6 +150,30 @@ function operation(
 
 const NOT_FOUND = errorResponse('No such record, or one the caller may not read');
 
+/**
+ * The purge of a record's history, with the privilege its route `@Requires` (read from the
+ * route itself, so that the document and the guard cannot say two things).
+ */
+function purgeOperation(type: EntityType): OperationObject {
+  const route = Object.getOwnPropertyDescriptor(EntityController.prototype, 'purge')!
+    .value as object;
+  const privilege = Reflect.getMetadata(REQUIRED_PRIVILEGE, route) as Privilege;
+  return operation(
+    type,
+    'purgeHistory',
+    `${type.label}: erase its history, but for one entry saying who erased it`,
+    {
+      '200': {
+        description: 'How many entries were erased',
+        ...json(objectSchema({ purged: jsonSchemaOf('integer') }, ['purged'])),
+      },
+      '403': errorResponse(privilegeNote(privilege)),
+      '404': NOT_FOUND,
+    },
+    { parameters: [KEY_PARAMETER], ...{ [PRIVILEGE_EXTENSION]: privilege } },
+  );
+}
+
 function assignOperation(type: EntityType): OperationObject {
   return operation(
     type,
@@ -205,6 +236,9 @@ export function entityDocument(types: EntityType[]): { paths: PathsObject; schem
     );
     paths[`${base}/{key}`] = { get: read };
     if (assignable) paths[`${base}/{key}/owner`] = { post: assignOperation(type) };
+    if (type.audit && !type.parent) {
+      paths[`${base}/{key}/history/purge`] = { post: purgeOperation(type) };
+    }
     if (!writable) continue;
     const refused = {
       '400': errorResponse('Wrong type, unknown or missing property, or a lookup to nothing'),

@@ -16,6 +16,7 @@ import {
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
+import { Requires } from '../access/requires.decorator';
 import { Identity } from '../common/identity';
 import { CurrentIdentity } from '../http/caller.decorators';
 import { parseKey, ParseKeyPipe } from '../http/parse-key.pipe';
@@ -30,6 +31,7 @@ import { DELIVERIES_LIMIT, WebhooksService } from './webhooks.service';
 
 /** Webhooks are read, changed and deleted as entities (`/rest/entity/webhook`); the rest is here. */
 @ApiTags('webhooks')
+@Requires('manage-webhooks')
 @Controller('rest/webhooks')
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}

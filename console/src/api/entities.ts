@@ -75,6 +75,8 @@ export type Depth = 'none' | 'user' | 'business_unit' | 'business_unit_tree' | '
 /** GET /rest/metadata/privileges: what the caller may do with each type. */
 export interface Privileges {
   roles: string[];
+  /** The named privileges it holds: `manage-webhooks`, `manage-jobs`, … */
+  privileges: string[];
   entities: Record<string, Record<'create' | 'read' | 'write' | 'delete', Depth>>;
 }
 

@@ -6,14 +6,15 @@ export const LINES = 'invoice_invoice_line';
 
 /**
  * An invoice starts as a draft and its status moves through a workflow
- * (`invoicing.issue`), which numbers and dates it. Administrators may set any status:
- * importing past invoices (the demo seed does) or correcting one is theirs to do.
+ * (`invoicing.issue`), which numbers and dates it. Holders of `correct-records`
+ * (administrators) may set any status: importing past invoices (the demo seed does) or
+ * correcting one is theirs to do.
  */
 @EntityHooks('invoice')
 export class InvoiceHooks {
   onBeforeInsert({ entity, workflow, data }: HookContext): void {
     const { status = 'draft' } = entity.properties;
-    if (status !== 'draft' && !data.access.isAdministrator && !workflow) {
+    if (status !== 'draft' && !data.access.holds('correct-records') && !workflow) {
       throw new BusinessRuleError(
         `A new invoice is a draft, not ${String(status)}: its status moves through the invoicing workflow`,
         { propertyName: 'status' },
@@ -26,7 +27,7 @@ export class InvoiceHooks {
     const before = stored!.properties.status;
     assertDraft(before, 'updated');
     const after = entity.properties.status;
-    if (after !== before && !data.access.isAdministrator && !workflow) {
+    if (after !== before && !data.access.holds('correct-records') && !workflow) {
       throw new BusinessRuleError(
         `The status moves from ${String(before)} to ${String(after)} through the invoicing workflow, not by an update`,
         { propertyName: 'status' },
