@@ -75,6 +75,28 @@ export default tseslint.config(
     },
   },
   {
+    // One authority for who may do what: whether a caller is an administrator is access/'s
+    // to weigh (AccessScope, its named privileges), never a service's, a hook's or a route's.
+    files: ['src/**/*.ts', 'examples/**/*.ts'],
+    ignores: ['src/access/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          property: 'isAdministrator',
+          message:
+            'Ask access/ (a @Requires privilege, scope.holds(…)), not whether the caller is an administrator.',
+        },
+        {
+          object: 'identity',
+          property: 'isAdmin',
+          message:
+            'Ask access/ (a @Requires privilege, scope.holds(…)), not whether the caller is an administrator.',
+        },
+      ],
+    },
+  },
+  {
     // Tests read response bodies and fixtures, untyped JSON by nature, and their async
     // stubs keep the shape of what they stand in for.
     files: ['test/**/*.ts', 'src/**/*.spec.ts'],
