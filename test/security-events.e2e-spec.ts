@@ -1,7 +1,14 @@
 import request from 'supertest';
 import { HTTP_PLATFORMS } from '../src/config/environment';
 import { AccessFixture, as } from './helpers/access';
-import { createUser, login, postFetch, TestApp, createTestApp } from './helpers/test-app';
+import {
+  createOrganization,
+  createUser,
+  login,
+  postFetch,
+  TestApp,
+  createTestApp,
+} from './helpers/test-app';
 
 interface EventRow {
   operation: string;
@@ -35,7 +42,12 @@ describe.each(HTTP_PLATFORMS)('security events on %s', (platform) => {
   beforeAll(async () => {
     // Failed sign-ins come from addresses of their own (X-Forwarded-For from loopback): the
     // failures an address may make are counted across the whole suite's database.
-    t = await createTestApp({ HTTP_PLATFORM: platform, TRUST_PROXY: '127.0.0.1' });
+    t = await createTestApp({
+      HTTP_PLATFORM: platform,
+      TRUST_PROXY: '127.0.0.1',
+      // A webhook pointed at loopback, for an event no test makes: nothing is sent.
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+    });
     fixture = await AccessFixture.create(t);
   });
   afterAll(() => t.close());
@@ -150,5 +162,73 @@ describe.each(HTTP_PLATFORMS)('security events on %s', (platform) => {
       `entity = 'user' AND record_key = ${user.key} AND operation = 'roles_changed'`,
     );
     expect(userEvents.map((e) => [e.actor_name, e.detail])).toEqual([['admin', { created: 1 }]]);
+  });
+
+  it('logs an administrator made and unmade, as roles changed on the user', async () => {
+    const user = await createUser(t, { roles: [] });
+    const setAdmin = (isAdmin: boolean) =>
+      as(t, fixture.admin)
+        .post(`/rest/entity/user/${user.key}`, { properties: { is_admin: isAdmin } })
+        .expect(200);
+    await setAdmin(true);
+    await as(t, fixture.admin)
+      .post(`/rest/entity/user/${user.key}`, { properties: { full_name: 'Renamed' } })
+      .expect(200);
+    await setAdmin(false);
+    const events = await eventsOf(
+      `entity = 'user' AND record_key = ${user.key} AND operation = 'roles_changed'`,
+    );
+    // Twice: made and unmade; the rename of an administrator is no such event.
+    expect(events.map((e) => [e.actor_name, e.detail])).toEqual([
+      ['admin', { updated: 1 }],
+      ['admin', { updated: 1 }],
+    ]);
+  });
+
+  it('logs a webhook secret rotated, by whom, without the secret', async () => {
+    const { body: hook } = await request(t.http)
+      .post('/rest/webhooks')
+      .set('X-API-Key', fixture.admin)
+      .send({ name: 'Rotated', url: 'http://127.0.0.1:9/hook', events: 'product.deleted' })
+      .expect(201);
+    const { body: rotated } = await request(t.http)
+      .post(`/rest/webhooks/${hook.key}/secret`)
+      .set('X-API-Key', fixture.admin)
+      .expect(200);
+    const events = await eventsOf(
+      `entity = 'webhook' AND record_key = ${hook.key} AND operation = 'secret_rotated'`,
+    );
+    expect(events).toEqual([
+      expect.objectContaining({ actor_name: 'admin', detail: null, record_key: hook.key }),
+    ]);
+    const logged = JSON.stringify(
+      await t.dataSource.query(`SELECT * FROM change_log WHERE entity = 'webhook'`),
+    );
+    expect(logged).not.toContain(rotated.secret);
+    expect(logged).not.toContain(hook.secret);
+  });
+
+  it("logs a new organization's unit, its member role and the role's privileges", async () => {
+    const { organization } = await createOrganization(t);
+    const rows: { operation: string; entity: string; detail: object | null }[] =
+      await t.dataSource.query(
+        `SELECT operation, entity, detail FROM change_log
+          WHERE id_organization = $1 AND entity IN ('organization', 'business_unit', 'role')
+          ORDER BY key`,
+        [organization.key],
+      );
+    const [{ fields }] = await t.dataSource.query(
+      `SELECT count(*)::int AS fields FROM role_field_permission r JOIN role ON role.key = r.id_role
+        WHERE role.id_organization = $1`,
+      [organization.key],
+    );
+    expect(rows).toEqual([
+      { operation: 'created', entity: 'organization', detail: null },
+      { operation: 'created', entity: 'business_unit', detail: null },
+      { operation: 'created', entity: 'role', detail: null },
+      // Its `*` privilege and a field permission per secured property.
+      { operation: 'privileges_changed', entity: 'role', detail: { created: 1 + fields } },
+    ]);
+    expect(fields).toBeGreaterThan(0);
   });
 });

@@ -18,7 +18,7 @@ export const RECORD_OPERATIONS = [
   'purged',
 ] as const;
 
-/** What happened to someone's access: sign-ins, passwords, keys, roles. */
+/** What happened to someone's access: sign-ins, passwords, keys, roles, secrets. */
 export const SECURITY_OPERATIONS = [
   'signed_in',
   'sign_in_failed',
@@ -29,6 +29,7 @@ export const SECURITY_OPERATIONS = [
   'api_key_revoked',
   'privileges_changed',
   'roles_changed',
+  'secret_rotated',
 ] as const;
 
 export type ChangeOperation =

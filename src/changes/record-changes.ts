@@ -82,11 +82,11 @@ export function entriesWorthWriting(entries: ChangeEntry[]): ChangeEntry[] {
  */
 export function withSecurityEvents(
   entries: ChangeEntry[],
-  eventOf: (entity: string) => SecurityEvent | undefined,
+  typeOf: (entity: string) => EntityType | undefined,
 ): ChangeEntry[] {
   const events = new Map<string, ChangeEntry>();
   for (const entry of entries) {
-    const operation = eventOf(entry.entity);
+    const operation = securityEventOf(entry, typeOf(entry.entity));
     if (!operation) continue;
     let root = entry;
     while (root.parent) root = root.parent;
@@ -102,4 +102,21 @@ export function withSecurityEvents(
     events.set(id, event);
   }
   return events.size === 0 ? entries : [...entries, ...events.values()];
+}
+
+/**
+ * The security event a written row is: its type's (a role's privilege), or that of a
+ * property that is a right, granted or taken by the write (a user's `is_admin`).
+ */
+function securityEventOf(
+  entry: ChangeEntry,
+  type: EntityType | undefined,
+): SecurityEvent | undefined {
+  if (!type) return undefined;
+  if (type.securityEvent) return type.securityEvent;
+  for (const [property, event] of Object.entries(type.securityProperties)) {
+    const change = entry.changes?.[property];
+    if (change && (change.new === true || change.old === true)) return event;
+  }
+  return undefined;
 }

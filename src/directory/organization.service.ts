@@ -3,13 +3,13 @@ import { Transaction } from '../database/transaction';
 import { Transactions } from '../database/transactions.service';
 import { governingType } from '../model/entity-type';
 import { EntityRegistry } from '../model/entity.registry';
-import { Actor, ChangeLog, SYSTEM_ACTOR } from '../changes/change-log.service';
+import { Actor, ChangeEntry, ChangeLog, SYSTEM_ACTOR } from '../changes/change-log.service';
 import {
   BusinessUnitRow,
   OrganizationRepository,
   OrganizationRow,
 } from './organization.repository';
-import { RoleRepository } from './role.repository';
+import { MEMBER_ROLE, RoleRepository } from './role.repository';
 import { asOwner, UserRow } from './user.repository';
 import { UserService } from './user.service';
 
@@ -112,21 +112,32 @@ export class OrganizationService {
     );
     const owner = asOwner(admin);
     const organization = await this.organizations.insertOrganization(input.name, owner, tx);
-    this.changeLog.record(tx, input.actor ?? SYSTEM_ACTOR, [
-      {
-        operation: 'created',
-        entity: 'organization',
-        recordKey: organization.key,
-        owner,
-        changes: { name: { new: organization.name } },
-      },
-    ]);
     const businessUnit = await this.organizations.insertBusinessUnit(
       DEFAULT_BUSINESS_UNIT,
       owner,
       tx,
     );
-    await this.roles.insertMemberRole(owner, this.securedProperties(), tx);
+    const role = await this.roles.insertMemberRole(owner, this.securedProperties(), tx);
+    const made = (entity: string, recordKey: number, name: string): ChangeEntry => ({
+      operation: 'created',
+      entity,
+      recordKey,
+      owner,
+      changes: { name: { new: name } },
+    });
+    this.changeLog.record(tx, input.actor ?? SYSTEM_ACTOR, [
+      made('organization', organization.key, organization.name),
+      made('business_unit', businessUnit.key, businessUnit.name),
+      made('role', role.key, MEMBER_ROLE),
+      // Its privileges and secured properties, as an edit of its rows would be logged.
+      {
+        operation: 'privileges_changed',
+        entity: 'role',
+        recordKey: role.key,
+        owner,
+        detail: { created: role.rows },
+      },
+    ]);
     return { organization, businessUnit, admin };
   }
 

@@ -28,8 +28,8 @@ export class RoleRepository {
     owner: Owner,
     secured: { entity: string; property: string }[],
     tx: Transaction,
-  ): Promise<void> {
-    await this.sql.run(
+  ): Promise<{ key: number; rows: number }> {
+    const row = await this.sql.row<{ key: number; rows: number }>(
       `WITH r AS (
          INSERT INTO role (name, description, id_organization, id_business_unit, id_user)
          VALUES ($1, 'Organization depth on every entity type', $2, $3, $4) RETURNING key),
@@ -37,11 +37,14 @@ export class RoleRepository {
          INSERT INTO role_privilege (id_role, entity_name, "create", read, write, "delete",
                                      id_organization, id_business_unit, id_user)
          SELECT r.key, $5, 'organization', 'organization', 'organization', 'organization',
-                $2, $3, $4 FROM r)
-       INSERT INTO role_field_permission (id_role, entity_name, property, read, update,
-                                          id_organization, id_business_unit, id_user)
-       SELECT r.key, f.entity, f.property, true, true, $2, $3, $4
-         FROM r, unnest($6::text[], $7::text[]) AS f(entity, property)`,
+                $2, $3, $4 FROM r RETURNING 1),
+       f AS (
+         INSERT INTO role_field_permission (id_role, entity_name, property, read, update,
+                                            id_organization, id_business_unit, id_user)
+         SELECT r.key, f.entity, f.property, true, true, $2, $3, $4
+           FROM r, unnest($6::text[], $7::text[]) AS f(entity, property) RETURNING 1)
+       SELECT (SELECT key FROM r) AS key,
+              ((SELECT count(*) FROM p) + (SELECT count(*) FROM f))::int4 AS rows`,
       [
         MEMBER_ROLE,
         owner.organizationKey,
@@ -53,6 +56,7 @@ export class RoleRepository {
       ],
       tx,
     );
+    return row!;
   }
 
   /**

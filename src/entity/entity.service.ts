@@ -217,7 +217,7 @@ export class EntityService {
   private logChanges({ tx, scope, entries }: WriteContext): void {
     if (!entries) return;
     const worth = entriesWorthWriting(entries);
-    const events = withSecurityEvents(worth, (name) => this.registry.find(name)?.securityEvent);
+    const events = withSecurityEvents(worth, (name) => this.registry.find(name));
     this.changeLog.record(tx, actorOf(scope.identity), events);
   }
 

@@ -70,6 +70,8 @@ export interface EntityType {
   audit: boolean;
   assignable: boolean;
   securityEvent?: SecurityEvent;
+  /** Properties that are rights: granting or taking one is also this security event. */
+  securityProperties: Record<string, SecurityEvent>;
   properties: Map<string, PropertyDefinition>;
   /** The columns node-postgres reads into a Date (datetime and date). */
   dateColumns: string[];

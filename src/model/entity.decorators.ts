@@ -42,6 +42,11 @@ export interface BusinessEntityOptions {
    * and transaction: a role's privileges or a user's roles changed.
    */
   securityEvent?: SecurityEvent;
+  /**
+   * Properties that are rights, whose change is also a security event on the record when
+   * they are granted or taken (a user's `is_admin`): a value that is or was true.
+   */
+  securityProperties?: Record<string, SecurityEvent>;
 }
 
 export type SecurityEvent = 'privileges_changed' | 'roles_changed';
@@ -75,6 +80,7 @@ export function BusinessEntity(name: string, options: BusinessEntityOptions = {}
       audit: options.audit ?? true,
       assignable: options.assignable ?? true,
       securityEvent: options.securityEvent,
+      securityProperties: options.securityProperties ?? {},
     };
     Reflect.defineMetadata(BUSINESS_ENTITY, definition, target);
   };

@@ -73,6 +73,7 @@ export class EntityRegistry implements OnModuleInit {
         audit: definition.audit,
         assignable: definition.assignable,
         securityEvent: definition.securityEvent,
+        securityProperties: definition.securityProperties,
         properties,
         dateColumns: all
           .filter((p) => p.type === 'datetime' || p.type === 'date')

@@ -16,8 +16,11 @@ WITH r AS (
   INSERT INTO role_privilege (id_role, entity_name, "create", read, write, "delete",
   id_organization, id_business_unit, id_user)
   SELECT r.key, $5, 'organization', 'organization', 'organization', 'organization',
-  $2, $3, $4 FROM r)
+  $2, $3, $4 FROM r RETURNING 1),
+  f AS (
   INSERT INTO role_field_permission (id_role, entity_name, property, read, update,
   id_organization, id_business_unit, id_user)
   SELECT r.key, f.entity, f.property, true, true, $2, $3, $4
-  FROM r, unnest($6::text[], $7::text[]) AS f(entity, property);
+  FROM r, unnest($6::text[], $7::text[]) AS f(entity, property) RETURNING 1)
+  SELECT (SELECT key FROM r) AS key,
+  ((SELECT count(*) FROM p) + (SELECT count(*) FROM f))::int4 AS rows;

@@ -76,7 +76,8 @@ SELECT secret FROM webhook WHERE key = $1;
 
 -- WebhookRepository.setSecret
 -- arguments: 1, "whsec_c2VjcmV0", <transaction>
-UPDATE webhook SET secret = $2 WHERE key = $1;
+UPDATE webhook SET secret = $2 WHERE key = $1
+  RETURNING id_organization, id_business_unit, id_user;
 
 -- WebhookRepository.setState
 -- arguments: 1, "cancelled"

@@ -3,6 +3,7 @@ import { GenerateSql, IN_TRANSACTION } from '../database/generate-sql';
 import { pgJson } from '../database/pg-json';
 import { Sql } from '../database/sql.service';
 import { Transaction } from '../database/transaction';
+import { Owner, ownerOfRow } from '../model/owner';
 import type { DeliveryAttempt, DeliveryState } from './entities/webhook-delivery.entity';
 
 /** The queue of deliveries (one job per event and webhook, or per test and replay). */
@@ -106,9 +107,16 @@ export class WebhookRepository {
     return row?.secret;
   }
 
+  /** A new secret; the webhook's owner, for its change-log entry. */
   @GenerateSql({ params: [1, 'whsec_c2VjcmV0', IN_TRANSACTION] })
-  async setSecret(key: number, secret: string, tx: Transaction): Promise<void> {
-    await this.sql.run(`UPDATE webhook SET secret = $2 WHERE key = $1`, [key, secret], tx);
+  async setSecret(key: number, secret: string, tx: Transaction): Promise<Owner | undefined> {
+    const row = await this.sql.row<Record<string, unknown>>(
+      `UPDATE webhook SET secret = $2 WHERE key = $1
+       RETURNING id_organization, id_business_unit, id_user`,
+      [key, secret],
+      tx,
+    );
+    return row && ownerOfRow(row);
   }
 
   @GenerateSql({ params: [['00000000-0000-0000-0000-000000000000']] })

@@ -1,5 +1,6 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { actorOf, ChangeLog } from '../changes/change-log.service';
 import { Identity } from '../common/identity';
 import { DataService } from '../data/data.service';
 import { Transaction } from '../database/transaction';
@@ -29,6 +30,7 @@ export class WebhooksService {
   constructor(
     private readonly data: DataService,
     private readonly transactions: Transactions,
+    private readonly changeLog: ChangeLog,
     private readonly repository: WebhookRepository,
     private readonly queue: JobQueue,
   ) {}
@@ -49,7 +51,14 @@ export class WebhooksService {
   async rotateSecret(identity: Identity, key: number): Promise<string> {
     await this.assertManages(identity, key);
     const secret = newSecret();
-    await this.transactions.run((tx) => this.repository.setSecret(key, secret, tx));
+    await this.transactions.run(async (tx) => {
+      const owner = await this.repository.setSecret(key, secret, tx);
+      if (!owner) throw new NotFoundException(`No webhook ${key}`);
+      // A secret changed is a right changed: who did it, never the secret.
+      this.changeLog.record(tx, actorOf(identity), [
+        { operation: 'secret_rotated', entity: 'webhook', recordKey: key, owner },
+      ]);
+    });
     return secret;
   }
 

@@ -3,7 +3,12 @@ import { UserRole } from './user-role.entity';
 import { BusinessEntity, ChildGroup, Computed } from '../../model/entity.decorators';
 import { SystemColumns } from '../../model/system-columns.entity';
 
-@BusinessEntity('user', { write: 'admin', writeOnly: ['password'] })
+@BusinessEntity('user', {
+  write: 'admin',
+  writeOnly: ['password'],
+  // Administrators hold every right: making or unmaking one is the audit's business.
+  securityProperties: { is_admin: 'roles_changed' },
+})
 @Index(['oidcIssuer', 'oidcSubject'], { unique: true, where: 'oidc_subject IS NOT NULL' })
 export class User extends SystemColumns {
   @Index({ unique: true })
