@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { DiscoveryModule } from '@nestjs/core';
+import { ProviderDiscoveryModule } from '../common/provider-discovery';
 import { AccessModule } from '../access/access.module';
 import { EntityModule } from '../entity/entity.module';
 import { FetchModule } from '../fetch/fetch.module';
@@ -14,7 +14,7 @@ import { EntityHooksExplorer } from './entity-hooks';
  */
 @Global()
 @Module({
-  imports: [DiscoveryModule, AccessModule, EntityModule, FetchModule],
+  imports: [ProviderDiscoveryModule, AccessModule, EntityModule, FetchModule],
   providers: [DataService, EntityHooksExplorer],
   exports: [DataService, EntityModule, FetchModule],
 })

@@ -1,5 +1,5 @@
+import { ProviderDiscovery } from '../common/provider-discovery';
 import { Injectable, OnModuleInit, SetMetadata } from '@nestjs/common';
-import { DiscoveryService } from '@nestjs/core';
 import type { Identity } from '../common/identity';
 import { RequestMemo } from '../http/request-memo';
 import { HOOK_EVENTS } from '../entity/entity.errors';
@@ -52,18 +52,14 @@ const WRITE_DATA = new RequestMemo<ScopedData>('scoped data of a write');
 @Injectable()
 export class EntityHooksExplorer implements OnModuleInit {
   constructor(
-    private readonly discovery: DiscoveryService,
+    private readonly discovery: ProviderDiscovery,
     private readonly hooks: HookRegistry,
     private readonly data: DataService,
   ) {}
 
   onModuleInit(): void {
-    for (const wrapper of this.discovery.getProviders()) {
-      const { metatype } = wrapper;
-      const instance = wrapper.instance as Record<string, unknown> | undefined;
-      if (!metatype || !instance) continue;
-      const entityName = Reflect.getMetadata(ENTITY_HOOKS, metatype) as string | undefined;
-      if (entityName) this.hooks.register(entityName, this.handlersOf(instance));
+    for (const { instance, metadata } of this.discovery.classesWith<string>(ENTITY_HOOKS)) {
+      this.hooks.register(metadata, this.handlersOf(instance));
     }
   }
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { DiscoveryModule } from '@nestjs/core';
+import { ProviderDiscoveryModule } from '../common/provider-discovery';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessModule } from '../access/access.module';
 import { ChangesModule } from '../changes/changes.module';
@@ -34,7 +34,7 @@ export const DIRECTORY_SERVICES = [
  */
 @Module({
   imports: [
-    DiscoveryModule,
+    ProviderDiscoveryModule,
     TypeOrmModule.forFeature(DIRECTORY_ENTITIES),
     ModelModule,
     AccessModule,

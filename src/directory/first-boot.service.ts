@@ -3,9 +3,9 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { ConfigService } from '@nestjs/config';
-import { DiscoveryService } from '@nestjs/core';
 import { Environment } from '../config/environment';
 import { CreatedOrganization, OrganizationService } from './organization.service';
+import { ProviderDiscovery } from '../common/provider-discovery';
 import { newSecret } from '../common/secrets';
 
 export const DEMO_ORGANIZATION = 'Demo';
@@ -41,7 +41,7 @@ export class FirstBootService implements OnApplicationBootstrap {
   constructor(
     private readonly organizations: OrganizationService,
     private readonly config: ConfigService<Environment, true>,
-    private readonly discovery: DiscoveryService,
+    private readonly discovery: ProviderDiscovery,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -85,8 +85,7 @@ export class FirstBootService implements OnApplicationBootstrap {
 
   private firstBootHandlers(): FirstBootHandler[] {
     return this.discovery
-      .getProviders()
-      .filter((wrapper) => wrapper.metatype && Reflect.getMetadata(FIRST_BOOT, wrapper.metatype))
-      .map((wrapper) => wrapper.instance as FirstBootHandler);
+      .classesWith<true>(FIRST_BOOT)
+      .map(({ instance }) => instance as unknown as FirstBootHandler);
   }
 }

@@ -1,5 +1,5 @@
+import { DiscoveredMethod, ProviderDiscovery } from '../common/provider-discovery';
 import { Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
-import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import type { Identity } from '../common/identity';
 import { DataService } from '../data/data.service';
 import type { ScopedData } from '../data/scoped-data';
@@ -70,8 +70,7 @@ export class EventHandlers implements OnModuleInit, OnApplicationBootstrap {
   readonly declared = new Promise<void>((done) => (this.declaredAll = done));
 
   constructor(
-    private readonly discovery: DiscoveryService,
-    private readonly scanner: MetadataScanner,
+    private readonly discovery: ProviderDiscovery,
     private readonly queue: JobQueue,
     private readonly data: DataService,
     private readonly identities: JobIdentities,
@@ -79,20 +78,20 @@ export class EventHandlers implements OnModuleInit, OnApplicationBootstrap {
   ) {}
 
   onModuleInit(): void {
-    for (const { metatype, instance } of this.discovery.getProviders()) {
-      if (!metatype || !instance || typeof instance !== 'object') continue;
-      const prototype = Object.getPrototypeOf(instance) as object;
-      for (const name of this.scanner.getAllMethodNames(prototype)) {
-        const method = (instance as Record<string, Method>)[name];
-        const subscription = Reflect.getMetadata(ON_ENTITY_EVENT, method) as
-          EntityEventSubscription | undefined;
-        const run: Method = (first, context) => method.call(instance, first, context);
-        if (subscription)
-          this.addSubscriber({ ...subscription, queue: `event/${metatype.name}.${name}`, run });
-        const job = Reflect.getMetadata(JOB_HANDLER, method) as
-          (JobHandlerOptions & { name: string }) | undefined;
-        if (job) this.addJob({ ...job, run }, `${metatype.name}.${name}`);
-      }
+    const runner =
+      ({ instance, method }: DiscoveredMethod<unknown>): Method =>
+      (first, context) =>
+        method.call(instance, first, context) as Promise<unknown>;
+    for (const found of this.discovery.methodsWith<EntityEventSubscription>(ON_ENTITY_EVENT)) {
+      const queue = `event/${found.metatype.name}.${found.name}`;
+      this.addSubscriber({ ...found.metadata, queue, run: runner(found) });
+    }
+    type JobMetadata = JobHandlerOptions & { name: string };
+    for (const found of this.discovery.methodsWith<JobMetadata>(JOB_HANDLER)) {
+      this.addJob(
+        { ...found.metadata, run: runner(found) },
+        `${found.metatype.name}.${found.name}`,
+      );
     }
   }
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { DiscoveryModule } from '@nestjs/core';
+import { ProviderDiscoveryModule } from '../common/provider-discovery';
 import { AccessModule } from '../access/access.module';
 import { ChangesModule } from '../changes/changes.module';
 import { DirectoryModule } from '../directory/directory.module';
@@ -16,7 +16,7 @@ import { JobsService } from './jobs.service';
  * `@Job` handlers and their schedules, on the job queue; administrators' view of failed jobs.
  */
 @Module({
-  imports: [DiscoveryModule, AccessModule, ChangesModule, DirectoryModule, ModelModule],
+  imports: [ProviderDiscoveryModule, AccessModule, ChangesModule, DirectoryModule, ModelModule],
   controllers: [JobsController],
   providers: [EventDispatcher, EventDispatchRepository, EventHandlers, JobIdentities, JobsService],
   exports: [EventHandlers, JobIdentities],

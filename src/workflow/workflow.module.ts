@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { DiscoveryModule } from '@nestjs/core';
+import { ProviderDiscoveryModule } from '../common/provider-discovery';
 import { AccessModule } from '../access/access.module';
 import { DataModule } from '../data/data.module';
 import { HttpModule } from '../http/http.module';
@@ -10,7 +10,7 @@ import { WorkflowService } from './workflow.service';
 
 /** Workflows written as Nest providers (@Workflow / @WorkflowMethod), found at boot. */
 @Module({
-  imports: [DiscoveryModule, HttpModule, ModelModule, AccessModule, DataModule],
+  imports: [ProviderDiscoveryModule, HttpModule, ModelModule, AccessModule, DataModule],
   controllers: [WorkflowController],
   providers: [WorkflowRegistry, WorkflowService],
   exports: [WorkflowService],

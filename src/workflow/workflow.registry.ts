@@ -1,7 +1,7 @@
+import { ProviderDiscovery } from '../common/provider-discovery';
 import { Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { Action, ACTIONS } from '../access/access.depth';
 import { EntityRegistry } from '../model/entity.registry';
-import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import {
   ARGUMENT_TYPES,
   ArgumentDefinition,
@@ -27,24 +27,26 @@ export class WorkflowRegistry implements OnModuleInit, OnApplicationBootstrap {
   private readonly workflows = new Map<string, Map<string, WorkflowMethodDefinition>>();
 
   constructor(
-    private readonly discovery: DiscoveryService,
-    private readonly scanner: MetadataScanner,
+    private readonly discovery: ProviderDiscovery,
     private readonly entities: EntityRegistry,
   ) {}
 
   onModuleInit(): void {
     const owners = new Map<string, string>();
-    for (const { metatype, instance } of this.discovery.getProviders()) {
-      if (!metatype || !instance) continue;
-      const name = Reflect.getMetadata(WORKFLOW, metatype) as string | undefined;
-      if (!name) continue;
+    for (const { metatype, metadata: name } of this.discovery.classesWith<string>(WORKFLOW)) {
       if (owners.has(name)) {
         throw new Error(
           `Two workflows are named "${name}": ${owners.get(name)} and ${metatype.name}`,
         );
       }
       owners.set(name, metatype.name);
-      this.workflows.set(name, this.methodsOf(name, instance as Record<string, unknown>));
+      this.workflows.set(name, new Map());
+    }
+    const methods = this.discovery.methodsWith<WorkflowMethodOptions>(WORKFLOW_METHOD);
+    for (const { metatype, instance, name: key, method, metadata: options } of methods) {
+      const workflow = Reflect.getMetadata(WORKFLOW, metatype) as string | undefined;
+      if (workflow === undefined) continue; // a workflow method outside a workflow does nothing
+      this.addMethod(workflow, key, options, method.bind(instance));
     }
   }
 
@@ -80,32 +82,26 @@ export class WorkflowRegistry implements OnModuleInit, OnApplicationBootstrap {
     return [...this.workflows].map(([name, methods]) => ({ name, methods: [...methods.values()] }));
   }
 
-  private methodsOf(
+  private addMethod(
     workflow: string,
-    instance: Record<string, unknown>,
-  ): Map<string, WorkflowMethodDefinition> {
-    const methods = new Map<string, WorkflowMethodDefinition>();
-    const prototype = Object.getPrototypeOf(instance) as object;
-    for (const key of this.scanner.getAllMethodNames(prototype)) {
-      const handler = instance[key] as (...args: unknown[]) => unknown;
-      const options = Reflect.getMetadata(WORKFLOW_METHOD, handler) as
-        WorkflowMethodOptions | undefined;
-      if (!options) continue;
-      const name = options.name ?? key;
-      if (methods.has(name)) {
-        throw new Error(`Workflow "${workflow}" has two methods named "${name}"`);
-      }
-      methods.set(name, {
-        workflow,
-        name,
-        arguments: checkedArguments(`${workflow}.${name}`, options.arguments ?? []),
-        access: options.access ?? 'everyone',
-        requires: options.requires ?? {},
-        roles: options.roles ?? [],
-        run: handler.bind(instance),
-      });
+    key: string,
+    options: WorkflowMethodOptions,
+    run: (...args: unknown[]) => unknown,
+  ): void {
+    const methods = this.workflows.get(workflow)!;
+    const name = options.name ?? key;
+    if (methods.has(name)) {
+      throw new Error(`Workflow "${workflow}" has two methods named "${name}"`);
     }
-    return methods;
+    methods.set(name, {
+      workflow,
+      name,
+      arguments: checkedArguments(`${workflow}.${name}`, options.arguments ?? []),
+      access: options.access ?? 'everyone',
+      requires: options.requires ?? {},
+      roles: options.roles ?? [],
+      run,
+    });
   }
 }
 
