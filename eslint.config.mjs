@@ -4,6 +4,17 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/**
+ * A tenant is made by access/ alone (a caller's scope, or a named system scope): outside it
+ * a statement's tenant comes from AccessScope.tenant, AccessService.tenantOf or
+ * systemScope(purpose).tenant, each of which a review can find.
+ */
+const ISSUED_BY_ACCESS = {
+  group: ['**/access/access.tenant'],
+  importNames: ['issueTenant'],
+  message: 'Only access/ makes a tenant: take the scope’s, or a named systemScope(…)’s.',
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**'] },
   eslint.configs.recommended,
@@ -58,6 +69,7 @@ export default tseslint.config(
               group: ['**/database/sql.service'],
               message: 'Only repositories (*.repository.ts) send SQL.',
             },
+            ISSUED_BY_ACCESS,
           ],
         },
       ],
@@ -73,6 +85,17 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // The files that send SQL may take a tenant, never make one (ISSUED_BY_ACCESS).
+    files: [
+      'src/database/**/*.ts',
+      'src/**/*.repository.ts',
+      'src/entity/entity.store.ts',
+      'src/fetch/fetch.executor.ts',
+    ],
+    ignores: ['src/**/*.spec.ts', '**/[0-9]*-*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [ISSUED_BY_ACCESS] }] },
   },
   {
     // One authority for who may do what: whether a caller is an administrator is access/'s

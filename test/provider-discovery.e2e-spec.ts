@@ -62,9 +62,9 @@ describe('discovery at boot', () => {
     expect(handlers.subscribersOf('product', 'created')).toEqual(['event/Subscriber.created']);
     // The first boot's handlers are asked for on an empty database only; asked here, they
     // come from the same reading.
-    const firstBoot = t.app.get(FirstBootService) as unknown as {
-      firstBootHandlers(): object[];
-    };
+    const firstBoot = t.app.get<FirstBootService, { firstBootHandlers(): object[] }>(
+      FirstBootService,
+    );
     expect(firstBoot.firstBootHandlers().map((h) => h.constructor.name)).toContain(
       'FirstBootHandler',
     );

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { systemScope } from '../src/access/access.tenant';
 import { Transactions } from '../src/database/transactions.service';
 import { JobQueue } from '../src/queue/job-queue.service';
 import { DELIVERY_QUEUE, WebhookRepository } from '../src/webhooks/webhook.repository';
@@ -453,13 +454,15 @@ describe('webhooks', () => {
       replayOf: null,
     };
     const at = new Date().toISOString();
-    await repository.recordAttempts([
+    // As the deliveries' worker records them, for every organization.
+    const worker = systemScope('webhook-delivery');
+    await repository.recordAttempts(worker, [
       { delivery, attempt: { at, status: 200, durationMs: 1 }, state: 'delivered' },
     ]);
-    await repository.recordAttempts([
+    await repository.recordAttempts(worker, [
       { delivery, attempt: { at, status: 503, durationMs: 1 }, state: 'retrying' },
     ]);
-    const [recorded] = await repository.byJobs([taken]);
+    const [recorded] = await repository.byJobs(worker, [taken]);
     expect(recorded.state).toBe('delivered');
     expect(recorded.attempts.map((a) => a.status)).toEqual([200, 503]);
   });

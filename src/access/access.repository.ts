@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { GenerateSql } from '../database/generate-sql';
 import { Sql } from '../database/sql.service';
 import { FieldPermissionRow, PrivilegeRow } from './access.grants';
+import type { Tenant } from './access.tenant';
+import { SAMPLE_TENANT } from './scope.samples';
 
 /** What a user's roles grant, as one statement reads them (access.grants.ts merges them). */
 export interface GrantRows {
@@ -21,8 +23,8 @@ export class AccessRepository {
   constructor(private readonly sql: Sql) {}
 
   /** The privileges, field permissions and role names of the roles a user holds. */
-  @GenerateSql({ params: [1, 1] })
-  async grantsOf(userKey: number, organizationKey: number): Promise<GrantRows> {
+  @GenerateSql({ params: [1, SAMPLE_TENANT] })
+  async grantsOf(userKey: number, tenant: Tenant): Promise<GrantRows> {
     const row = await this.sql.row<GrantRows>(
       `SELECT
            (SELECT coalesce(json_agg(json_build_object('id_role', p.id_role,
@@ -37,21 +39,21 @@ export class AccessRepository {
            (SELECT coalesce(json_agg(r.name), '[]')
               FROM user_role ur JOIN role r ON r.key = ur.id_role
              WHERE ur.id_parent_user = $1 AND ur.id_organization = $2) AS roles`,
-      [userKey, organizationKey],
+      [userKey, tenant.organizationKey],
     );
     return row!;
   }
 
   /** A business unit of the organization and every unit below it. */
-  @GenerateSql({ params: [1, 1] })
-  async unitTree(businessUnitKey: number, organizationKey: number): Promise<number[]> {
+  @GenerateSql({ params: [1, SAMPLE_TENANT] })
+  async unitTree(businessUnitKey: number, tenant: Tenant): Promise<number[]> {
     const rows = await this.sql.rows<{ key: number }>(
       `WITH RECURSIVE tree AS (
          SELECT key FROM business_unit WHERE key = $1 AND id_organization = $2
          UNION
          SELECT b.key FROM business_unit b JOIN tree t ON b.id_parent_business_unit = t.key
        ) SELECT key FROM tree`,
-      [businessUnitKey, organizationKey],
+      [businessUnitKey, tenant.organizationKey],
     );
     return rows.map((row) => Number(row.key));
   }

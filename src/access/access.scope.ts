@@ -4,6 +4,7 @@ import { EntityType, governingType, PropertyDefinition } from '../model/entity-t
 import { Owner } from '../model/owner';
 import { Action, Depth, DEPTHS } from './access.depth';
 import { holdersOf, Privilege, PRIVILEGES } from './access.privileges';
+import { issueTenant, Tenant } from './access.tenant';
 import { Grants } from './access.grants';
 
 /**
@@ -25,6 +26,8 @@ export interface RunRequirement {
  */
 export class AccessScope {
   private readonly units: Set<number>;
+  /** The caller's organization, for the repository methods that take a tenant. */
+  readonly tenant: Tenant;
 
   constructor(
     readonly identity: Identity,
@@ -35,6 +38,7 @@ export class AccessScope {
     private readonly typeNamed: (name: string) => EntityType | undefined = () => undefined,
   ) {
     this.units = new Set(unitTree);
+    this.tenant = issueTenant(identity.organizationKey);
   }
 
   get organizationKey(): number {

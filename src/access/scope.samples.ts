@@ -1,6 +1,7 @@
 import type { Identity } from '../common/identity';
 import { Grants } from './access.grants';
 import { AccessScope } from './access.scope';
+import { issueTenant } from './access.tenant';
 
 const CALLER = { userKey: 1, organizationKey: 1, businessUnitKey: 1 } as Identity;
 
@@ -29,3 +30,6 @@ export const SAMPLE_SCOPES = {
       [CALLER.businessUnitKey],
     ),
 };
+
+/** The tenant of the SQL snapshots' organization (1), for repositories that take one. */
+export const SAMPLE_TENANT = issueTenant(CALLER.organizationKey);

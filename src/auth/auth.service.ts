@@ -1,4 +1,5 @@
 import { BadRequestException, Injectable, UnauthorizedException } from '@nestjs/common';
+import { AccessService } from '../access/access.service';
 import type { HttpRequest } from '../http/http.types';
 import { Identity } from '../common/identity';
 import { ChangePasswordDto } from './dto/change-password.dto';
@@ -33,6 +34,7 @@ export class AuthService {
     private readonly oidc: OidcSignIn,
     private readonly changeLog: ChangeLog,
     private readonly transactions: Transactions,
+    private readonly access: AccessService,
   ) {}
 
   async login(credentials: LoginDto, request: HttpRequest): Promise<LoginResult> {
@@ -127,7 +129,13 @@ export class AuthService {
     const address = request.ip ?? '';
     await this.throttle.consumeAttempt(identity.userName, address);
     await this.transactions.run(async (tx) => {
-      await this.users.changePassword(identity.userKey, form['current-password'], next, tx);
+      await this.users.changePassword(
+        this.access.tenantOf(identity),
+        identity.userKey,
+        form['current-password'],
+        next,
+        tx,
+      );
       await this.sessions.endOthers(identity.userKey, identity.session?.key, tx);
       this.changeLog.record(tx, actorOf(identity), [
         userEvent('password_changed', userOf(identity), { address }),

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { SystemScope, systemScope } from '../access/access.tenant';
 import { GenerateSql, IN_TRANSACTION } from '../database/generate-sql';
 import { Sql } from '../database/sql.service';
 import { Transaction } from '../database/transaction';
@@ -32,6 +33,9 @@ export interface FeedRange {
  * transaction has ended, so no entry can still appear there (a key cursor alone could pass
  * over the keys of a transaction committing late).
  */
+/** Its sample: the dispatcher, the one reader of every organization's log. */
+const DISPATCH = systemScope('event-dispatch');
+
 @Injectable()
 export class ChangeFeedRepository {
   constructor(private readonly sql: Sql) {}
@@ -48,8 +52,11 @@ export class ChangeFeedRepository {
   }
 
   /** The records' own entries (not their child rows') of a range, of these operations. */
-  @GenerateSql({ params: [{ from: 1, to: 100, after: 0 }, ['created'], 500, IN_TRANSACTION] })
+  @GenerateSql({
+    params: [DISPATCH, { from: 1, to: 100, after: 0 }, ['created'], 500, IN_TRANSACTION],
+  })
   recordEntries(
+    _system: SystemScope,
     range: FeedRange,
     operations: readonly string[],
     limit: number,
@@ -66,8 +73,8 @@ export class ChangeFeedRepository {
   }
 
   /** Entries by key (those held back from an earlier range). */
-  @GenerateSql({ params: [[1], IN_TRANSACTION] })
-  entries(keys: number[], tx: Transaction): Promise<FeedRow[]> {
+  @GenerateSql({ params: [DISPATCH, [1], IN_TRANSACTION] })
+  entries(_system: SystemScope, keys: number[], tx: Transaction): Promise<FeedRow[]> {
     return this.sql.rows(
       `SELECT ${FEED_COLUMNS} FROM change_log WHERE key = ANY($1::int8[]) ORDER BY key`,
       [keys],
@@ -76,8 +83,8 @@ export class ChangeFeedRepository {
   }
 
   /** The child rows' entries (at every level) that these transactions wrote. */
-  @GenerateSql({ params: [[1], IN_TRANSACTION] })
-  childEntries(transactions: number[], tx: Transaction): Promise<FeedRow[]> {
+  @GenerateSql({ params: [DISPATCH, [1], IN_TRANSACTION] })
+  childEntries(_system: SystemScope, transactions: number[], tx: Transaction): Promise<FeedRow[]> {
     return this.sql.rows(
       `SELECT ${FEED_COLUMNS} FROM change_log
         WHERE transaction_id >= $2 AND transaction_id <= $3 AND transaction_id = ANY($1::int8[])
@@ -95,9 +102,18 @@ export class ChangeFeedRepository {
    * record.
    */
   @GenerateSql({
-    params: [{ from: 1, to: 100, after: 0 }, ['invoice'], [1], ['created'], 10, IN_TRANSACTION],
+    params: [
+      DISPATCH,
+      { from: 1, to: 100, after: 0 },
+      ['invoice'],
+      [1],
+      ['created'],
+      10,
+      IN_TRANSACTION,
+    ],
   })
   unread(
+    _system: SystemScope,
     range: FeedRange,
     rootEntities: string[],
     rootKeys: number[],

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { SystemScope, systemScope, Tenant } from '../access/access.tenant';
+import { SAMPLE_TENANT } from '../access/scope.samples';
 import { GenerateSql, IN_TRANSACTION } from '../database/generate-sql';
 import { pgJson } from '../database/pg-json';
 import { quoteIdentifier } from '../database/sql';
@@ -77,6 +79,7 @@ export class ChangeLogRepository {
 
   @GenerateSql({
     params: [
+      systemScope('change-log'),
       [
         {
           ord: 0,
@@ -100,7 +103,7 @@ export class ChangeLogRepository {
       IN_TRANSACTION,
     ],
   })
-  async insert(rows: NewEntryRow[], tx?: Transaction): Promise<void> {
+  async insert(_writer: SystemScope, rows: NewEntryRow[], tx?: Transaction): Promise<void> {
     // One JSON text for the batch: one parameter, whatever the number of columns.
     await this.sql.run(
       `WITH v AS (
@@ -127,8 +130,11 @@ export class ChangeLogRepository {
   }
 
   /** A page of a record's own entries (not its child rows'), newest first. */
-  @GenerateSql({ params: ['invoice', 1, { operations: ['updated'], hidden: ['signed_in'] }, 50] })
+  @GenerateSql({
+    params: [SAMPLE_TENANT, 'invoice', 1, { operations: ['updated'], hidden: ['signed_in'] }, 50],
+  })
   recordEntries(
+    tenant: Tenant,
     rootEntity: string,
     rootKey: number,
     filter: HistoryFilter,
@@ -139,7 +145,7 @@ export class ChangeLogRepository {
         WHERE root_entity = $1 AND root_key = $2 AND id_parent_entry IS NULL
           AND ($3::int8 IS NULL OR key < $3) AND ($4::timestamptz IS NULL OR date_created >= $4)
           AND ($5::timestamptz IS NULL OR date_created < $5) AND ($6::text[] IS NULL OR operation = ANY($6))
-          AND operation <> ALL($8::text[])
+          AND operation <> ALL($8::text[]) AND id_organization = $9
         ORDER BY key DESC LIMIT $7`,
       [
         rootEntity,
@@ -150,6 +156,7 @@ export class ChangeLogRepository {
         filter.operations ?? null,
         limit,
         filter.hidden ?? [],
+        tenant.organizationKey,
       ],
     );
   }
@@ -159,8 +166,9 @@ export class ChangeLogRepository {
    * its parent row's entry, drawn by the same statement (keys above `after`, the oldest
    * record entry they may belong to).
    */
-  @GenerateSql({ params: ['invoice', 1, [1], 0] })
+  @GenerateSql({ params: [SAMPLE_TENANT, 'invoice', 1, [1], 0] })
   childEntries(
+    tenant: Tenant,
     rootEntity: string,
     rootKey: number,
     transactions: number[],
@@ -169,20 +177,25 @@ export class ChangeLogRepository {
     return this.sql.rows(
       `SELECT ${ENTRY_COLUMNS} FROM change_log
         WHERE root_entity = $1 AND root_key = $2 AND id_parent_entry IS NOT NULL
-          AND transaction_id = ANY($3::int8[]) AND key > $4
+          AND transaction_id = ANY($3::int8[]) AND key > $4 AND id_organization = $5
         ORDER BY key`,
-      [rootEntity, rootKey, transactions, after],
+      [rootEntity, rootKey, transactions, after, tenant.organizationKey],
     );
   }
 
   /** Every entry of a record and its child rows up to an instant, oldest first. */
-  @GenerateSql({ params: ['invoice', 1, new Date(0)] })
-  entriesUntil(rootEntity: string, rootKey: number, until: Date): Promise<EntryRow[]> {
+  @GenerateSql({ params: [SAMPLE_TENANT, 'invoice', 1, new Date(0)] })
+  entriesUntil(
+    tenant: Tenant,
+    rootEntity: string,
+    rootKey: number,
+    until: Date,
+  ): Promise<EntryRow[]> {
     return this.sql.rows(
       `SELECT ${ENTRY_COLUMNS} FROM change_log
-        WHERE root_entity = $1 AND root_key = $2 AND date_created <= $3
+        WHERE root_entity = $1 AND root_key = $2 AND date_created <= $3 AND id_organization = $4
         ORDER BY key`,
-      [rootEntity, rootKey, until],
+      [rootEntity, rootKey, until, tenant.organizationKey],
     );
   }
 
@@ -190,8 +203,9 @@ export class ChangeLogRepository {
    * The record's latest own write (not a security event about it): whose it was when last
    * written, and whether that was its deletion.
    */
-  @GenerateSql({ params: ['invoice', 1, ['deleted']] })
+  @GenerateSql({ params: [SAMPLE_TENANT, 'invoice', 1, ['deleted']] })
   latestWrite(
+    tenant: Tenant,
     rootEntity: string,
     rootKey: number,
     operations: readonly string[],
@@ -199,18 +213,23 @@ export class ChangeLogRepository {
     return this.sql.row(
       `SELECT ${ENTRY_COLUMNS} FROM change_log
         WHERE root_entity = $1 AND root_key = $2 AND id_parent_entry IS NULL
-          AND operation = ANY($3::text[])
+          AND operation = ANY($3::text[]) AND id_organization = $4
         ORDER BY key DESC LIMIT 1`,
-      [rootEntity, rootKey, operations],
+      [rootEntity, rootKey, operations, tenant.organizationKey],
     );
   }
 
   /** Removes every entry of a record and its child rows; how many there were. */
-  @GenerateSql({ params: ['invoice', 1, IN_TRANSACTION] })
-  async purge(rootEntity: string, rootKey: number, tx: Transaction): Promise<number> {
+  @GenerateSql({ params: [SAMPLE_TENANT, 'invoice', 1, IN_TRANSACTION] })
+  async purge(
+    tenant: Tenant,
+    rootEntity: string,
+    rootKey: number,
+    tx: Transaction,
+  ): Promise<number> {
     const { count } = await this.sql.changed(
-      'DELETE FROM change_log WHERE root_entity = $1 AND root_key = $2',
-      [rootEntity, rootKey],
+      'DELETE FROM change_log WHERE root_entity = $1 AND root_key = $2 AND id_organization = $3',
+      [rootEntity, rootKey, tenant.organizationKey],
       tx,
     );
     return count;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { systemScope } from '../access/access.tenant';
 import { ConfigService } from '@nestjs/config';
 import { Identity } from '../common/identity';
 import type { Environment } from '../config/environment';
@@ -7,6 +8,9 @@ import { Transactions } from '../database/transactions.service';
 import { EntityType, governingType } from '../model/entity-type';
 import { Owner } from '../model/owner';
 import { ChangeLogRepository, NewEntryRow } from './change-log.repository';
+
+/** One writer for every organization's entries: each carries its record's owner. */
+const WRITER = systemScope('change-log');
 
 /** What happened to a record; `version_added` is a file's. */
 export const RECORD_OPERATIONS = [
@@ -117,7 +121,7 @@ export class ChangeLog {
         this.transactions.afterCommit(tx, () => this.announce());
         return [];
       },
-      (batch) => this.repository.insert(rowsOf(batch), tx),
+      (batch) => this.repository.insert(WRITER, rowsOf(batch), tx),
     );
     for (const entry of entries) pending.push({ entry, actor });
   }
@@ -133,7 +137,7 @@ export class ChangeLog {
 
   /** An entry of its own, outside any write (a sign-in, failed or not). */
   async recordNow(actor: Actor, entry: ChangeEntry): Promise<void> {
-    if (this.enabled) await this.repository.insert(rowsOf([{ entry, actor }]));
+    if (this.enabled) await this.repository.insert(WRITER, rowsOf([{ entry, actor }]));
   }
 }
 

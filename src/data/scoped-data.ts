@@ -1,4 +1,5 @@
 import type { AccessScope, CallerAccess } from '../access/access.scope';
+import type { Tenant } from '../access/access.tenant';
 import type { Identity } from '../common/identity';
 import type { Transaction } from '../database/transaction';
 import type { Transactions } from '../database/transactions.service';
@@ -32,6 +33,14 @@ export class ScopedData {
   /** What the caller's access allows, for rules that depend on it (an administrator may…). */
   get access(): CallerAccess {
     return this.scope;
+  }
+
+  /**
+   * The caller's organization, for the repository methods a rule calls itself (with the
+   * transaction): they bind it, so a rule reaches no other organization's rows.
+   */
+  get tenant(): Tenant {
+    return this.scope.tenant;
   }
 
   /**

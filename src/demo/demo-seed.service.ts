@@ -69,6 +69,7 @@ export class DemoSeedService implements FirstBootHandler {
     }
     // History: a seeded invoice was created over the last two years, not at first boot.
     await this.seedRows.backdateInvoices(
+      scoped.tenant,
       invoiceKeys,
       data.invoices.map((invoice) => invoice.createdAt),
       scoped.transaction,
@@ -124,7 +125,7 @@ export class DemoSeedService implements FirstBootHandler {
     }
     for (const [i, owner] of owners.entries()) {
       const given = accountKeys.filter((_, index) => index % 5 === i + 2);
-      await this.seedRows.giveAccounts(given, asOwner(owner), scoped.transaction);
+      await this.seedRows.giveAccounts(scoped.tenant, given, asOwner(owner), scoped.transaction);
     }
   }
 }

@@ -38,8 +38,7 @@ export class InvoicingWorkflow {
       );
     }
     const now = new Date();
-    const assigned =
-      number ?? (await this.nextNumber(now.getUTCFullYear(), data, identity.organizationKey));
+    const assigned = number ?? (await this.nextNumber(now.getUTCFullYear(), data));
     await data.update('invoice', invoiceKey, {
       properties: { status: 'issued', number: assigned, issue_date: now.toISOString() },
     });
@@ -101,13 +100,9 @@ export class InvoicingWorkflow {
    * The year's next number after the highest one in this organization, whoever may read
    * the invoice holding it: numbers are unique in the organization.
    */
-  private async nextNumber(
-    year: number,
-    data: ScopedData,
-    organizationKey: number,
-  ): Promise<string> {
+  private async nextNumber(year: number, data: ScopedData): Promise<string> {
     const prefix = `INV-${year}-`;
-    const highest = await this.numbers.highest(organizationKey, prefix, data.transaction);
+    const highest = await this.numbers.highest(data.tenant, prefix, data.transaction);
     const last = highest ?? prefix + '0000';
     const next = Number(last.slice(prefix.length)) + 1;
     return `${prefix}${String(next).padStart(4, '0')}`;

@@ -26,7 +26,7 @@ export class BusinessUnitHooks {
       // Two moves at once could each see no cycle and make one together.
       await data.lockUntilTransactionEnds(`business_unit.parent:${organization}`);
       const unit = entity.properties.key as number;
-      if (await this.organizations.isAtOrAbove(unit, parent, data.transaction)) {
+      if (await this.organizations.isAtOrAbove(data.tenant, unit, parent, data.transaction)) {
         throw new BusinessRuleError(
           `Business unit ${parent} is this unit or below it: the units would form a cycle`,
           { propertyName: 'id_parent_business_unit' },

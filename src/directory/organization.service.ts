@@ -1,4 +1,5 @@
 import { ConflictException, Injectable } from '@nestjs/common';
+import { systemScope } from '../access/access.tenant';
 import { Transaction } from '../database/transaction';
 import { Transactions } from '../database/transactions.service';
 import { governingType } from '../model/entity-type';
@@ -14,6 +15,11 @@ import { asOwner, UserRow } from './user.repository';
 import { UserService } from './user.service';
 
 export const DEFAULT_BUSINESS_UNIT = 'Main';
+
+/** Organizations are made and found by the CLI and the first boot, across organizations. */
+const SETUP = systemScope('setup');
+/** An OpenID provider's new users land in an organization named by the configuration. */
+const SIGN_IN = systemScope('sign-in');
 
 export interface NewOrganization {
   name: string;
@@ -56,17 +62,17 @@ export class OrganizationService {
     return this.transactions.run(async (tx) => {
       // Two instances starting on an empty database must not both create it.
       await this.organizations.lockCreation(tx);
-      const existing = await this.organizations.findByName(input.name, tx);
+      const existing = await this.organizations.findByName(SETUP, input.name, tx);
       return existing ? undefined : this.insertOrganization(input, tx);
     });
   }
 
   hasAnyOrganization(): Promise<boolean> {
-    return this.organizations.any();
+    return this.organizations.any(SETUP);
   }
 
   findByName(name: string): Promise<OrganizationRow | undefined> {
-    return this.organizations.findByName(name);
+    return this.organizations.findByName(SETUP, name);
   }
 
   /** The organization's unit of that name; without one, the unit its users start in. */
@@ -74,9 +80,10 @@ export class OrganizationService {
     organization: OrganizationRow,
     name: string | undefined,
   ): Promise<BusinessUnitRow | undefined> {
+    const tenant = SETUP.tenant(organization.key);
     return name === undefined
-      ? this.organizations.findBusinessUnitByKey(organization.idBusinessUnit)
-      : this.organizations.findBusinessUnit(organization.key, name);
+      ? this.organizations.findBusinessUnitByKey(tenant, organization.idBusinessUnit)
+      : this.organizations.findBusinessUnit(tenant, name);
   }
 
   /** The keys of the organization and unit of those names, in `tx`. */
@@ -85,14 +92,14 @@ export class OrganizationService {
     businessUnit: string,
     tx: Transaction,
   ): Promise<{ organizationKey: number; businessUnitKey: number } | undefined> {
-    return this.organizations.findPlace(organization, businessUnit, tx);
+    return this.organizations.findPlace(SIGN_IN, organization, businessUnit, tx);
   }
 
   private async insertOrganization(
     input: NewOrganization,
     tx: Transaction,
   ): Promise<CreatedOrganization> {
-    if (await this.organizations.findByName(input.name, tx)) {
+    if (await this.organizations.findByName(SETUP, input.name, tx)) {
       throw new ConflictException(`Organization ${input.name} already exists`);
     }
     if (await this.users.findByName(input.adminUserName, tx)) {
@@ -111,13 +118,15 @@ export class OrganizationService {
       tx,
     );
     const owner = asOwner(admin);
-    const organization = await this.organizations.insertOrganization(input.name, owner, tx);
+    const organization = await this.organizations.insertOrganization(SETUP, input.name, owner, tx);
+    const tenant = SETUP.tenant(organizationKey);
     const businessUnit = await this.organizations.insertBusinessUnit(
+      tenant,
       DEFAULT_BUSINESS_UNIT,
       owner,
       tx,
     );
-    const role = await this.roles.insertMemberRole(owner, this.securedProperties(), tx);
+    const role = await this.roles.insertMemberRole(tenant, owner, this.securedProperties(), tx);
     const made = (entity: string, recordKey: number, name: string): ChangeEntry => ({
       operation: 'created',
       entity,

@@ -3,6 +3,8 @@ import { EVERY_TYPE } from '../access/access.grants';
 import { GenerateSql, IN_TRANSACTION } from '../database/generate-sql';
 import { Sql } from '../database/sql.service';
 import { Transaction } from '../database/transaction';
+import type { Tenant } from '../access/access.tenant';
+import { SAMPLE_TENANT } from '../access/scope.samples';
 import { Owner } from '../model/owner';
 
 /** The role every organization starts with: what every user could do before roles existed. */
@@ -22,9 +24,15 @@ export class RoleRepository {
    * given it.
    */
   @GenerateSql({
-    params: [OWNER, [{ entity: 'account', property: 'credit_limit' }], IN_TRANSACTION],
+    params: [
+      SAMPLE_TENANT,
+      OWNER,
+      [{ entity: 'account', property: 'credit_limit' }],
+      IN_TRANSACTION,
+    ],
   })
   async insertMemberRole(
+    tenant: Tenant,
     owner: Owner,
     secured: { entity: string; property: string }[],
     tx: Transaction,
@@ -47,7 +55,7 @@ export class RoleRepository {
               ((SELECT count(*) FROM p) + (SELECT count(*) FROM f))::int4 AS rows`,
       [
         MEMBER_ROLE,
-        owner.organizationKey,
+        tenant.organizationKey,
         owner.businessUnitKey,
         owner.userKey,
         EVERY_TYPE,
@@ -64,8 +72,9 @@ export class RoleRepository {
    * a role the user holds already is kept once. The rows have the user row's owner, as a
    * child group's rows have their parent's.
    */
-  @GenerateSql({ params: [1, OWNER, ['reader'], IN_TRANSACTION] })
+  @GenerateSql({ params: [SAMPLE_TENANT, 1, OWNER, ['reader'], IN_TRANSACTION] })
   async grantRoles(
+    tenant: Tenant,
     userKey: number,
     userOwner: Owner,
     roleNames: string[],
@@ -74,7 +83,7 @@ export class RoleRepository {
     if (roleNames.length === 0) return;
     const roles = await this.sql.rows<{ key: number; name: string }>(
       `SELECT key, name FROM role WHERE id_organization = $1 AND name = ANY($2::text[])`,
-      [userOwner.organizationKey, roleNames],
+      [tenant.organizationKey, roleNames],
       tx,
     );
     const missing = roleNames.find((name) => !roles.some((role) => role.name === name));
@@ -88,7 +97,7 @@ export class RoleRepository {
       [
         userKey,
         roles.map((r) => r.key),
-        userOwner.organizationKey,
+        tenant.organizationKey,
         userOwner.businessUnitKey,
         userOwner.userKey,
       ],

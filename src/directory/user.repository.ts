@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { GenerateSql, IN_TRANSACTION } from '../database/generate-sql';
 import { Sql } from '../database/sql.service';
 import { Transaction } from '../database/transaction';
+import { SystemScope, systemScope, Tenant } from '../access/access.tenant';
+import { SAMPLE_TENANT } from '../access/scope.samples';
 import { Owner } from '../model/owner';
 
 /** A user as the directory hands it out: never its password hash. */
@@ -33,7 +35,6 @@ export interface NewUserRow {
   fullName: string;
   passwordHash: string | null;
   isAdmin: boolean;
-  organizationKey: number;
   businessUnitKey: number;
   createdBy?: number;
   /** The OpenID issuer and subject the user signs in as. */
@@ -49,8 +50,13 @@ const USER_COLUMNS = `u.key, u.user_name AS "userName", u.full_name AS "fullName
 export class UserRepository {
   constructor(private readonly sql: Sql) {}
 
-  @GenerateSql({ params: ['admin'] })
-  findByName(userName: string, tx?: Transaction): Promise<UserRow | undefined> {
+  /** Across organizations: user names are unique in all of them (a sign-in names none). */
+  @GenerateSql({ params: [systemScope('sign-in'), 'admin'] })
+  findByName(
+    _system: SystemScope,
+    userName: string,
+    tx?: Transaction,
+  ): Promise<UserRow | undefined> {
     return this.sql.row(
       `SELECT ${USER_COLUMNS} FROM "user" u WHERE u.user_name = $1`,
       [userName],
@@ -58,14 +64,21 @@ export class UserRepository {
     );
   }
 
-  @GenerateSql({ params: [1] })
-  findByKey(key: number): Promise<UserRow | undefined> {
-    return this.sql.row(`SELECT ${USER_COLUMNS} FROM "user" u WHERE u.key = $1`, [key]);
+  @GenerateSql({ params: [SAMPLE_TENANT, 1] })
+  findByKey(tenant: Tenant, key: number): Promise<UserRow | undefined> {
+    return this.sql.row(
+      `SELECT ${USER_COLUMNS} FROM "user" u WHERE u.key = $1 AND u.id_organization = $2`,
+      [key, tenant.organizationKey],
+    );
   }
 
   /** The user with that OpenID issuer and subject. */
-  @GenerateSql({ params: ['https://issuer.example', 'subject'] })
-  findByOidcSubject(issuer: string, subject: string): Promise<UserRow | undefined> {
+  @GenerateSql({ params: [systemScope('sign-in'), 'https://issuer.example', 'subject'] })
+  findByOidcSubject(
+    _system: SystemScope,
+    issuer: string,
+    subject: string,
+  ): Promise<UserRow | undefined> {
     return this.sql.row(
       `SELECT ${USER_COLUMNS} FROM "user" u WHERE u.oidc_issuer = $1 AND u.oidc_subject = $2`,
       [issuer, subject],
@@ -73,8 +86,9 @@ export class UserRepository {
   }
 
   /** The user and its password hash, for checking a password and for nothing else. */
-  @GenerateSql({ params: ['admin'] })
+  @GenerateSql({ params: [systemScope('sign-in'), 'admin'] })
   withPasswordHash(
+    _system: SystemScope,
     userName: string,
   ): Promise<(UserRow & { passwordHash: string | null }) | undefined> {
     return this.sql.row(
@@ -83,20 +97,26 @@ export class UserRepository {
     );
   }
 
-  @GenerateSql({ params: [1] })
-  async passwordHash(userKey: number): Promise<string | null | undefined> {
+  @GenerateSql({ params: [SAMPLE_TENANT, 1] })
+  async passwordHash(tenant: Tenant, userKey: number): Promise<string | null | undefined> {
     const row = await this.sql.row<{ passwordHash: string | null }>(
-      `SELECT password_hash AS "passwordHash" FROM "user" WHERE key = $1`,
-      [userKey],
+      `SELECT password_hash AS "passwordHash" FROM "user" WHERE key = $1 AND id_organization = $2`,
+      [userKey, tenant.organizationKey],
     );
     return row?.passwordHash;
   }
 
-  @GenerateSql({ params: [1, 'hash', IN_TRANSACTION] })
-  async setPasswordHash(userKey: number, passwordHash: string, tx?: Transaction): Promise<void> {
+  @GenerateSql({ params: [SAMPLE_TENANT, 1, 'hash', IN_TRANSACTION] })
+  async setPasswordHash(
+    tenant: Tenant,
+    userKey: number,
+    passwordHash: string,
+    tx?: Transaction,
+  ): Promise<void> {
     await this.sql.run(
-      `UPDATE "user" SET password_hash = $2, date_updated = now() WHERE key = $1`,
-      [userKey, passwordHash],
+      `UPDATE "user" SET password_hash = $2, date_updated = now()
+        WHERE key = $1 AND id_organization = $3`,
+      [userKey, passwordHash, tenant.organizationKey],
       tx,
     );
   }
@@ -108,19 +128,19 @@ export class UserRepository {
    */
   @GenerateSql({
     params: [
+      SAMPLE_TENANT,
       {
         userName: 'someone',
         fullName: 'Some One',
         passwordHash: 'hash',
         isAdmin: false,
-        organizationKey: 1,
         businessUnitKey: 1,
         createdBy: 1,
       },
       IN_TRANSACTION,
     ],
   })
-  insert(user: NewUserRow, tx: Transaction): Promise<UserRow | undefined> {
+  insert(tenant: Tenant, user: NewUserRow, tx: Transaction): Promise<UserRow | undefined> {
     return this.sql.row(
       `WITH drawn AS (SELECT nextval(pg_get_serial_sequence('"user"', 'key')) AS key)
        INSERT INTO "user" AS u (key, user_name, full_name, password_hash, is_admin,
@@ -133,7 +153,7 @@ export class UserRepository {
         user.fullName,
         user.passwordHash,
         user.isAdmin,
-        user.organizationKey,
+        tenant.organizationKey,
         user.businessUnitKey,
         user.createdBy ?? null,
         user.oidc?.issuer ?? null,

@@ -1,4 +1,5 @@
 import { BadRequestException, Injectable, UnauthorizedException } from '@nestjs/common';
+import { systemScope, Tenant } from '../access/access.tenant';
 import { Actor, ChangeLog, SYSTEM_ACTOR } from '../changes/change-log.service';
 import { Transaction } from '../database/transaction';
 import { Transactions } from '../database/transactions.service';
@@ -8,6 +9,11 @@ import { RoleRepository } from './role.repository';
 import { UserRepository, UserRow } from './user.repository';
 
 export const MIN_PASSWORD_LENGTH = 8;
+
+/** Users are made by the CLI, the first boot and the demo seed, for the organization named. */
+const SETUP = systemScope('setup');
+/** A sign-in names a user, in no organization; an OpenID provider's lands in a configured one. */
+const SIGN_IN = systemScope('sign-in');
 const MAX_USER_NAME = 100;
 
 export interface NewUser {
@@ -55,7 +61,7 @@ export class UserService {
    * checked against a dummy hash so it takes as long as a wrong password.
    */
   async verifyCredentials(userName: string, password: string): Promise<UserRow | undefined> {
-    const user = await this.users.withPasswordHash(userName);
+    const user = await this.users.withPasswordHash(SIGN_IN, userName);
     const matches = await verifyPassword(password, user?.passwordHash ?? UNKNOWN_USER_HASH);
     if (!matches || !user?.active) return undefined;
     const { passwordHash: _hash, ...found } = user;
@@ -64,24 +70,26 @@ export class UserService {
 
   /** Replaces a user's password, knowing the current one; in `tx` when given. */
   async changePassword(
+    tenant: Tenant,
     userKey: number,
     current: string,
     next: string,
     tx?: Transaction,
   ): Promise<void> {
-    const hash = await this.users.passwordHash(userKey);
+    const hash = await this.users.passwordHash(tenant, userKey);
     if (!hash || !(await verifyPassword(current, hash))) {
       throw new UnauthorizedException('The current password is wrong');
     }
-    await this.users.setPasswordHash(userKey, await hashPassword(next), tx);
+    await this.users.setPasswordHash(tenant, userKey, await hashPassword(next), tx);
   }
 
+  /** The user of that name, in any organization (names are unique across them). */
   findByName(userName: string, tx?: Transaction): Promise<UserRow | undefined> {
-    return this.users.findByName(userName, tx);
+    return this.users.findByName(SIGN_IN, userName, tx);
   }
 
   findByOidcSubject(issuer: string, subject: string): Promise<UserRow | undefined> {
-    return this.users.findByOidcSubject(issuer, subject);
+    return this.users.findByOidcSubject(SIGN_IN, issuer, subject);
   }
 
   /** Creates a user with its roles, inside `tx` when given. */
@@ -94,12 +102,12 @@ export class UserService {
     const passwordHash = await hashPassword(input.password);
     return this.transactions.run(async (tx) => {
       const user = await this.users.insert(
+        SETUP.tenant(input.organizationKey),
         {
           userName: input.userName,
           fullName: input.fullName ?? input.userName,
           passwordHash,
           isAdmin: input.isAdmin ?? false,
-          organizationKey: input.organizationKey,
           businessUnitKey: input.businessUnitKey,
           createdBy: input.createdBy,
         },
@@ -118,12 +126,12 @@ export class UserService {
   async createExternal(input: NewExternalUser, tx: Transaction): Promise<UserRow | undefined> {
     const userName = await this.freeName(input.preferredName, input.suffix, tx);
     const user = await this.users.insert(
+      SIGN_IN.tenant(input.organizationKey),
       {
         userName,
         fullName: (input.fullName ?? userName).slice(0, 200),
         passwordHash: null,
         isAdmin: false,
-        organizationKey: input.organizationKey,
         businessUnitKey: input.businessUnitKey,
         oidc: { issuer: input.issuer, subject: input.subject },
       },
@@ -142,7 +150,8 @@ export class UserService {
   ): Promise<void> {
     if (roleNames.length === 0) return;
     await this.transactions.run(async (tx) => {
-      await this.roles.grantRoles(user.key, ownerOfUserRow(user), roleNames, tx);
+      const tenant = SETUP.tenant(user.idOrganization);
+      await this.roles.grantRoles(tenant, user.key, ownerOfUserRow(user), roleNames, tx);
       this.changeLog.record(tx, actor, [
         {
           operation: 'roles_changed',
@@ -177,7 +186,7 @@ export class UserService {
     const base = preferred.slice(0, MAX_USER_NAME - 12);
     for (let n = 0; ; n++) {
       const candidate = n === 0 ? base : `${base}-${suffix.slice(0, 6)}${n}`;
-      if (!(await this.users.findByName(candidate, tx))) return candidate;
+      if (!(await this.users.findByName(SIGN_IN, candidate, tx))) return candidate;
     }
   }
 }

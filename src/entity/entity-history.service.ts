@@ -69,10 +69,17 @@ export class EntityHistoryService {
     // Who signed in, when and from where is the audit's to tell (a deliberate grant),
     // not every reader of a user's record.
     const hidden = scope.holds('read-audit') ? [] : SECURITY_OPERATIONS;
-    const own = await this.entries.recordEntries(type.name, key, { ...filter, hidden }, limit + 1);
+    const own = await this.entries.recordEntries(
+      scope.tenant,
+      type.name,
+      key,
+      { ...filter, hidden },
+      limit + 1,
+    );
     const page = own.slice(0, limit);
     if (page.length === 0) return { entries: [] };
     const children = await this.entries.childEntries(
+      scope.tenant,
       type.name,
       key,
       [...new Set(page.map((entry) => entry.transactionId))],
@@ -85,7 +92,8 @@ export class EntityHistoryService {
   /** The record and its child groups as they were at `instant`. */
   async asOf(identity: Identity, name: string, key: number, instant: Date): Promise<EntityRecord> {
     const { type, scope } = await this.reachable(identity, name, key);
-    const record = recordAsOf(type, key, await this.entries.entriesUntil(type.name, key, instant));
+    const entries = await this.entries.entriesUntil(scope.tenant, type.name, key, instant);
+    const record = recordAsOf(type, key, entries);
     if (!record) throw notFound(type, key);
     return visibleTo(scope, type, record);
   }
@@ -99,7 +107,7 @@ export class EntityHistoryService {
     return this.transactions.run(async (tx) => {
       // A write under way would commit its entries after the DELETE saw none: wait for it.
       if (!deleted) await this.store.findOne(tx, type, key, scope, true);
-      const purged = await this.entries.purge(type.name, key, tx);
+      const purged = await this.entries.purge(scope.tenant, type.name, key, tx);
       this.changeLog.record(tx, actorOf(identity), [
         {
           operation: 'purged',
@@ -129,7 +137,7 @@ export class EntityHistoryService {
     const row = await this.store.findOne(undefined, type, key, scope);
     if (row) return { type, scope, owner: ownerOfRow(row), deleted: false };
     // Not readable now: readable if deleted, by whoever could read it then.
-    const last = await this.entries.latestWrite(type.name, key, RECORD_OPERATIONS);
+    const last = await this.entries.latestWrite(scope.tenant, type.name, key, RECORD_OPERATIONS);
     const deleted =
       last?.operation === 'deleted' ||
       (last?.operation === 'purged' && last.detail?.recordDeleted === true);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { Tenant } from '../access/access.tenant';
 import { AccessScope } from '../access/access.scope';
 import { Action } from '../access/access.depth';
 import { quoteIdentifier as quote, SqlParameters } from '../database/sql';
@@ -82,6 +83,8 @@ export class EntityStore {
     tx: Transaction,
     type: EntityType,
     rows: Record<string, unknown>[],
+    tenant: Tenant,
+    /** The unit and user the rows belong to; their organization is the tenant's. */
     owner: Owner,
     lookups?: LookupGuard,
     returning: Returning = 'key',
@@ -95,7 +98,7 @@ export class EntityStore {
     const bind = (value: unknown, cast: string) => params.bind(value, lookups && cast);
     const tuples = rows.map((row) => {
       const cells = columns.map((c) => (c in row ? bind(row[c], sqlTypeOf(type, c)) : 'DEFAULT'));
-      const owners = [owner.organizationKey, owner.businessUnitKey, owner.userKey];
+      const owners = [tenant.organizationKey, owner.businessUnitKey, owner.userKey];
       return `(${[...cells, ...owners.map((key) => bind(key, 'int8'))].join(', ')})`;
     });
     const names = [...columns, 'id_organization', 'id_business_unit', 'id_user'].map(quote);

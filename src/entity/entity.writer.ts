@@ -47,7 +47,7 @@ export class EntityWriter {
     items: PendingInsert[],
     lookups?: LookupGuard,
   ): Promise<number[]> {
-    const { tx, owner, entries } = context;
+    const { tx, scope, owner, entries } = context;
     if (items.length === 0) return [];
     const rows = items.map(({ record, link }) => ({ ...columnsOf(type, record), ...link }));
     const hasChildren = items.some(({ record }) =>
@@ -63,6 +63,7 @@ export class EntityWriter {
       tx,
       type,
       rows,
+      scope.tenant,
       owner,
       lookups,
       entries ? 'row' : 'key',

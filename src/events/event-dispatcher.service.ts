@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { setTimeout } from 'node:timers/promises';
+import { systemScope } from '../access/access.tenant';
 import { ChangeFeedRepository, FeedRange, FeedRow } from '../changes/change-feed.repository';
 import { ChangeLog } from '../changes/change-log.service';
 import type { Environment } from '../config/environment';
@@ -13,6 +14,9 @@ import { DispatchState, EventDispatchRepository } from './event-dispatch.reposit
 import { EventHandlers } from './event-handlers.service';
 import type { EntityEvent } from './entity-event';
 import type { EventRoutes, RoutedEvent } from './event-router';
+
+/** The dispatcher reads every organization's committed writes, in order. */
+const DISPATCH = systemScope('event-dispatch');
 
 /** The dispatcher's row in event_dispatch. */
 const NAME = 'events';
@@ -126,9 +130,10 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
     this.routing = reading;
     const fresh =
       reading && range.from < range.to
-        ? await this.feed.recordEntries(range, EVENT_OPERATIONS, CHUNK, tx)
+        ? await this.feed.recordEntries(DISPATCH, range, EVENT_OPERATIONS, CHUNK, tx)
         : [];
-    const held = state.pending.length > 0 ? await this.feed.entries(state.pending, tx) : [];
+    const held =
+      state.pending.length > 0 ? await this.feed.entries(DISPATCH, state.pending, tx) : [];
     const { ready, waiting } = await this.inOrder(range, [...fresh, ...held], tx);
     await this.enqueue(ready, routes, tx);
     const next: DispatchState = { ...state, pending: waiting.map((entry) => entry.key) };
@@ -154,6 +159,7 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
     if (candidates.length === 0) return { ready: [], waiting: [] };
     candidates.sort((a, b) => a.key - b.key);
     const unread = await this.feed.unread(
+      DISPATCH,
       range,
       [...new Set(candidates.map((c) => c.rootEntity))],
       [...new Set(candidates.map((c) => c.rootKey!))],
@@ -207,6 +213,7 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
       .filter(({ queues, routes }) => queues.length > 0 || routes.length > 0);
     if (routed.length === 0) return;
     const children = await this.feed.childEntries(
+      DISPATCH,
       [...new Set(routed.map(({ entry }) => entry.transactionId))],
       tx,
     );

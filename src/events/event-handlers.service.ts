@@ -123,13 +123,13 @@ export class EventHandlers implements OnModuleInit, OnApplicationBootstrap {
     this.declaredAll();
     for (const subscriber of this.subscribers) {
       await this.queue.work<JobEnvelope<EntityEvent>>(subscriber.queue, (job) =>
-        this.runHandler(subscriber.run, job.data.payload, job, job.data.actor),
+        this.runHandler(subscriber.run, job.data.payload, job, job.data),
       );
     }
     for (const { name, schedule, concurrency, run } of this.jobs.values()) {
       await this.queue.work<JobEnvelope<unknown> | null>(
         name,
-        (job) => this.runHandler(run, job.data?.payload ?? null, job, job.data?.actor),
+        (job) => this.runHandler(run, job.data?.payload ?? null, job, job.data ?? undefined),
         { concurrency },
       );
       if (schedule) await this.queue.schedule(name, schedule);
@@ -179,9 +179,9 @@ export class EventHandlers implements OnModuleInit, OnApplicationBootstrap {
     run: Method,
     first: unknown,
     job: { id: string; name: string; retryCount: number },
-    actorKey: number | null | undefined,
+    sender: Pick<JobEnvelope<unknown>, 'organization' | 'actor'> | undefined,
   ): Promise<void> {
-    const actor = await this.identities.of(actorKey, job.name);
+    const actor = await this.identities.of(sender?.organization, sender?.actor, job.name);
     await run(first, {
       jobId: job.id,
       attempt: job.retryCount + 1,

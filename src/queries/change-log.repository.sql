@@ -1,14 +1,14 @@
 -- The SQL of src/changes/change-log.repository.ts: written by npm run sql:generate, checked by CI.
 
 -- ChangeLogRepository.childEntries
--- arguments: "invoice", 1, [1], 0
+-- arguments: {"organizationKey":1}, "invoice", 1, [1], 0
 SELECT key, date_created AS "dateCreated", operation, entity,
   record_key AS "recordKey", id_parent_entry AS "idParentEntry", changes, detail,
   id_actor AS "idActor", actor_name AS "actorName", via, request_id AS "requestId",
   transaction_id AS "transactionId", id_organization AS "idOrganization",
   id_business_unit AS "idBusinessUnit", id_user AS "idUser" FROM change_log
   WHERE root_entity = $1 AND root_key = $2 AND id_parent_entry IS NOT NULL
-  AND transaction_id = ANY($3::int8[]) AND key > $4
+  AND transaction_id = ANY($3::int8[]) AND key > $4 AND id_organization = $5
   ORDER BY key;
 
 -- ChangeLogRepository.createPartition
@@ -23,17 +23,17 @@ SET LOCAL lock_timeout = '2s';
 DROP TABLE IF EXISTS "change_log_2026_01";
 
 -- ChangeLogRepository.entriesUntil
--- arguments: "invoice", 1, 1970-01-01T00:00:00.000Z
+-- arguments: {"organizationKey":1}, "invoice", 1, 1970-01-01T00:00:00.000Z
 SELECT key, date_created AS "dateCreated", operation, entity,
   record_key AS "recordKey", id_parent_entry AS "idParentEntry", changes, detail,
   id_actor AS "idActor", actor_name AS "actorName", via, request_id AS "requestId",
   transaction_id AS "transactionId", id_organization AS "idOrganization",
   id_business_unit AS "idBusinessUnit", id_user AS "idUser" FROM change_log
-  WHERE root_entity = $1 AND root_key = $2 AND date_created <= $3
+  WHERE root_entity = $1 AND root_key = $2 AND date_created <= $3 AND id_organization = $4
   ORDER BY key;
 
 -- ChangeLogRepository.insert
--- arguments: [{"ord":0,"parentOrd":null,"operation":"created","entity":"organization","recordKey":1,"rootEntity":"organization","rootKey":1,"organizationKey":1,"businessUnitKey":1,"userKey":1,"changes":{},"detail":null,"actorKey":1,"actorName":"admin","via":"cli","requestId":null}], <transaction>
+-- arguments: {"purpose":"change-log"}, [{"ord":0,"parentOrd":null,"operation":"created","entity":"organization","recordKey":1,"rootEntity":"organization","rootKey":1,"organizationKey":1,"businessUnitKey":1,"userKey":1,"changes":{},"detail":null,"actorKey":1,"actorName":"admin","via":"cli","requestId":null}], <transaction>
 WITH v AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS v(ord int4, "parentOrd" int4,
   operation text, entity text, "recordKey" int8, "rootEntity" text, "rootKey" int8,
@@ -54,14 +54,14 @@ WITH v AS (
   ORDER BY n.ord;
 
 -- ChangeLogRepository.latestWrite
--- arguments: "invoice", 1, ["deleted"]
+-- arguments: {"organizationKey":1}, "invoice", 1, ["deleted"]
 SELECT key, date_created AS "dateCreated", operation, entity,
   record_key AS "recordKey", id_parent_entry AS "idParentEntry", changes, detail,
   id_actor AS "idActor", actor_name AS "actorName", via, request_id AS "requestId",
   transaction_id AS "transactionId", id_organization AS "idOrganization",
   id_business_unit AS "idBusinessUnit", id_user AS "idUser" FROM change_log
   WHERE root_entity = $1 AND root_key = $2 AND id_parent_entry IS NULL
-  AND operation = ANY($3::text[])
+  AND operation = ANY($3::text[]) AND id_organization = $4
   ORDER BY key DESC LIMIT 1;
 
 -- ChangeLogRepository.partitionMonths
@@ -71,11 +71,11 @@ SELECT c.relname AS name FROM pg_inherits i
   WHERE i.inhparent = 'change_log'::regclass ORDER BY c.relname;
 
 -- ChangeLogRepository.purge
--- arguments: "invoice", 1, <transaction>
-DELETE FROM change_log WHERE root_entity = $1 AND root_key = $2;
+-- arguments: {"organizationKey":1}, "invoice", 1, <transaction>
+DELETE FROM change_log WHERE root_entity = $1 AND root_key = $2 AND id_organization = $3;
 
 -- ChangeLogRepository.recordEntries
--- arguments: "invoice", 1, {"operations":["updated"],"hidden":["signed_in"]}, 50
+-- arguments: {"organizationKey":1}, "invoice", 1, {"operations":["updated"],"hidden":["signed_in"]}, 50
 SELECT key, date_created AS "dateCreated", operation, entity,
   record_key AS "recordKey", id_parent_entry AS "idParentEntry", changes, detail,
   id_actor AS "idActor", actor_name AS "actorName", via, request_id AS "requestId",
@@ -84,5 +84,5 @@ SELECT key, date_created AS "dateCreated", operation, entity,
   WHERE root_entity = $1 AND root_key = $2 AND id_parent_entry IS NULL
   AND ($3::int8 IS NULL OR key < $3) AND ($4::timestamptz IS NULL OR date_created >= $4)
   AND ($5::timestamptz IS NULL OR date_created < $5) AND ($6::text[] IS NULL OR operation = ANY($6))
-  AND operation <> ALL($8::text[])
+  AND operation <> ALL($8::text[]) AND id_organization = $9
   ORDER BY key DESC LIMIT $7;

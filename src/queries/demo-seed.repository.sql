@@ -1,14 +1,15 @@
 -- The SQL of src/demo/demo-seed.repository.ts: written by npm run sql:generate, checked by CI.
 
 -- DemoSeedRepository.backdateInvoices
--- arguments: [1], ["2025-01-31T12:00:00Z"], <transaction>
+-- arguments: {"organizationKey":1}, [1], ["2025-01-31T12:00:00Z"], <transaction>
 UPDATE invoice i SET date_created = d.created, date_updated = d.created
-  FROM unnest($1::int8[], $2::timestamptz[]) AS d(key, created) WHERE i.key = d.key;
+  FROM unnest($1::int8[], $2::timestamptz[]) AS d(key, created)
+  WHERE i.key = d.key AND i.id_organization = $3;
 
 -- DemoSeedRepository.giveAccounts
--- arguments: [1], {"organizationKey":1,"businessUnitKey":1,"userKey":1}, <transaction>
-UPDATE account SET id_user = $2, id_business_unit = $3 WHERE key = ANY($1::int8[]);
-UPDATE contact SET id_user = $2, id_business_unit = $3 WHERE id_account = ANY($1::int8[]);
-UPDATE invoice SET id_user = $2, id_business_unit = $3 WHERE id_account = ANY($1::int8[]);
+-- arguments: {"organizationKey":1}, [1], {"organizationKey":1,"businessUnitKey":1,"userKey":1}, <transaction>
+UPDATE account a SET id_user = $2, id_business_unit = $3 WHERE a.key = ANY($1::int8[]) AND a.id_organization = $4;
+UPDATE contact c SET id_user = $2, id_business_unit = $3 WHERE c.id_account = ANY($1::int8[]) AND c.id_organization = $4;
+UPDATE invoice i SET id_user = $2, id_business_unit = $3 WHERE i.id_account = ANY($1::int8[]) AND i.id_organization = $4;
 UPDATE invoice_line l SET id_user = $2, id_business_unit = $3 FROM invoice i
-  WHERE l.id_invoice = i.key AND i.id_account = ANY($1::int8[]);
+  WHERE l.id_invoice = i.key AND i.id_account = ANY($1::int8[]) AND l.id_organization = $4;

@@ -59,5 +59,5 @@ WITH f AS (UPDATE file f SET latest_version = latest_version + 1, name = $1,
   v.id_business_unit AS "idBusinessUnit", v.id_user AS "idUser";
 
 -- FileRepository.recordedBlobs
--- arguments: "fs", ["sha256"]
+-- arguments: {"purpose":"file-sweep"}, "fs", ["sha256"]
 SELECT DISTINCT sha256 FROM file_version WHERE driver = $1 AND sha256 = ANY($2::text[]);

@@ -1,5 +1,5 @@
 -- The SQL of src/demo/invoice-number.repository.ts: written by npm run sql:generate, checked by CI.
 
 -- InvoiceNumberRepository.highest
--- arguments: 1, "INV-2026-", <transaction>
+-- arguments: {"organizationKey":1}, "INV-2026-", <transaction>
 SELECT max(number) AS last FROM invoice WHERE id_organization = $1 AND number LIKE $2;

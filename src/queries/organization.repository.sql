@@ -1,7 +1,7 @@
 -- The SQL of src/directory/organization.repository.ts: written by npm run sql:generate, checked by CI.
 
 -- OrganizationRepository.any
--- arguments: 
+-- arguments: {"purpose":"setup"}
 SELECT 1 FROM organization LIMIT 1;
 
 -- OrganizationRepository.drawKeys
@@ -10,41 +10,43 @@ SELECT nextval(pg_get_serial_sequence('organization', 'key')) AS "organizationKe
   nextval(pg_get_serial_sequence('business_unit', 'key')) AS "businessUnitKey";
 
 -- OrganizationRepository.findBusinessUnit
--- arguments: 1, "Main"
+-- arguments: {"organizationKey":1}, "Main"
 SELECT key, name, id_organization AS "idOrganization" FROM business_unit
   WHERE id_organization = $1 AND name = $2;
 
 -- OrganizationRepository.findBusinessUnitByKey
--- arguments: 1
-SELECT key, name, id_organization AS "idOrganization" FROM business_unit WHERE key = $1;
+-- arguments: {"organizationKey":1}, 1
+SELECT key, name, id_organization AS "idOrganization" FROM business_unit
+  WHERE key = $1 AND id_organization = $2;
 
 -- OrganizationRepository.findByName
--- arguments: "Demo"
+-- arguments: {"purpose":"setup"}, "Demo"
 SELECT key, name, id_business_unit AS "idBusinessUnit" FROM organization WHERE name = $1;
 
 -- OrganizationRepository.findPlace
--- arguments: "Demo", "Main", <transaction>
+-- arguments: {"purpose":"sign-in"}, "Demo", "Main", <transaction>
 SELECT o.key AS "organizationKey", b.key AS "businessUnitKey" FROM organization o
   JOIN business_unit b ON b.id_organization = o.key AND b.name = $2
   WHERE o.name = $1;
 
 -- OrganizationRepository.insertBusinessUnit
--- arguments: "Sales", {"organizationKey":1,"businessUnitKey":2,"userKey":1}, <transaction>
+-- arguments: {"organizationKey":1}, "Sales", {"organizationKey":1,"businessUnitKey":2,"userKey":1}, <transaction>
 INSERT INTO business_unit (key, name, id_organization, id_business_unit, id_user)
   VALUES ($2, $1, $3, $2, $4) RETURNING key, name, id_organization AS "idOrganization";
 
 -- OrganizationRepository.insertOrganization
--- arguments: "Acme", {"organizationKey":2,"businessUnitKey":1,"userKey":1}, <transaction>
+-- arguments: {"purpose":"setup"}, "Acme", {"organizationKey":2,"businessUnitKey":1,"userKey":1}, <transaction>
 INSERT INTO organization (key, name, id_organization, id_business_unit, id_user)
   VALUES ($1, $2, $1, $3, $4) RETURNING key, name, id_business_unit AS "idBusinessUnit";
 
 -- OrganizationRepository.isAtOrAbove
--- arguments: 1, 2, <transaction>
+-- arguments: {"organizationKey":1}, 1, 2, <transaction>
 WITH RECURSIVE above AS (
-  SELECT key, id_parent_business_unit FROM business_unit WHERE key = $1
+  SELECT key, id_parent_business_unit FROM business_unit
+  WHERE key = $1 AND id_organization = $3
   UNION
   SELECT b.key, b.id_parent_business_unit FROM business_unit b
-  JOIN above a ON b.key = a.id_parent_business_unit
+  JOIN above a ON b.key = a.id_parent_business_unit AND b.id_organization = $3
   ) SELECT 1 FROM above WHERE key = $2;
 
 -- OrganizationRepository.lockCreation

@@ -1,36 +1,38 @@
 -- The SQL of src/webhooks/webhook.repository.ts: written by npm run sql:generate, checked by CI.
 
 -- WebhookRepository.byJobs
--- arguments: ["00000000-0000-0000-0000-000000000000"]
+-- arguments: {"purpose":"webhook-delivery"}, ["00000000-0000-0000-0000-000000000000"]
 SELECT d.key, d.id_webhook AS "idWebhook", d.job_id AS "jobId",
   d.event_id AS "eventId", d.event_type AS "eventType", d.state, d.attempts,
   d.replay_of AS "replayOf", d.created_at AS "createdAt", d.payload FROM webhook_delivery d WHERE d.job_id = ANY($1::uuid[]);
 
 -- WebhookRepository.deliveries
--- arguments: 1, null, 50
+-- arguments: {"organizationKey":1}, 1, null, 50
 SELECT d.key, d.id_webhook AS "idWebhook", d.job_id AS "jobId",
   d.event_id AS "eventId", d.event_type AS "eventType", d.state, d.attempts,
   d.replay_of AS "replayOf", d.created_at AS "createdAt",
   CASE WHEN d.state IN ('pending', 'retrying') AND j.state IN ('created', 'retry')
   THEN j.start_after END AS "nextAttemptAt"
   FROM webhook_delivery d
+  JOIN webhook w ON w.key = d.id_webhook AND w.id_organization = $4
   LEFT JOIN pgboss.job j ON j.name = 'webhook-delivery' AND j.id = d.job_id
   WHERE d.id_webhook = $1 AND ($2::int8 IS NULL OR d.key < $2)
   ORDER BY d.key DESC LIMIT $3;
 
 -- WebhookRepository.delivery
--- arguments: 1, 1
+-- arguments: {"organizationKey":1}, 1, 1
 SELECT d.key, d.id_webhook AS "idWebhook", d.job_id AS "jobId",
   d.event_id AS "eventId", d.event_type AS "eventType", d.state, d.attempts,
   d.replay_of AS "replayOf", d.created_at AS "createdAt", d.payload FROM webhook_delivery d
+  JOIN webhook w ON w.key = d.id_webhook AND w.id_organization = $3
   WHERE d.id_webhook = $1 AND d.key = $2;
 
 -- WebhookRepository.exists
--- arguments: 1, 1
+-- arguments: {"organizationKey":1}, 1
 SELECT 1 FROM webhook WHERE key = $1 AND id_organization = $2;
 
 -- WebhookRepository.failed
--- arguments: 1, 100, "failed", <transaction>
+-- arguments: {"purpose":"webhook-delivery"}, 1, 100, "failed", <transaction>
 UPDATE webhook SET failures_in_row = failures_in_row + 1,
   active = active AND failures_in_row + 1 < $2,
   disabled_reason = CASE WHEN active AND failures_in_row + 1 >= $2 THEN $3
@@ -39,16 +41,16 @@ UPDATE webhook SET failures_in_row = failures_in_row + 1,
   RETURNING disabled_reason = $3 AND failures_in_row = $2 AS "turnedOff";
 
 -- WebhookRepository.insert
--- arguments: {"idWebhook":1,"jobId":"00000000-0000-0000-0000-000000000000","eventId":"1","eventType":"account.created","payload":{},"replayOf":null}, <transaction>
+-- arguments: {"organizationKey":1}, {"idWebhook":1,"jobId":"00000000-0000-0000-0000-000000000000","eventId":"1","eventType":"account.created","payload":{},"replayOf":null}, <transaction>
 INSERT INTO webhook_delivery (id_webhook, job_id, event_id, event_type, payload, replay_of)
-  SELECT key, $2, $3, $4, $5, $6 FROM webhook WHERE key = $1
+  SELECT key, $2, $3, $4, $5, $6 FROM webhook WHERE key = $1 AND id_organization = $7
   ON CONFLICT (job_id) DO UPDATE SET job_id = EXCLUDED.job_id
   RETURNING key, id_webhook AS "idWebhook", job_id AS "jobId", event_id AS "eventId",
   event_type AS "eventType", payload, state, attempts, replay_of AS "replayOf",
   created_at AS "createdAt";
 
 -- WebhookRepository.recordAttempts
--- arguments: [{"delivery":{"idWebhook":1,"jobId":"00000000-0000-0000-0000-000000000000","eventId":"1","eventType":"account.created","payload":{},"replayOf":null},"attempt":{"at":"2026-01-01T00:00:00.000Z","status":200,"durationMs":5},"state":"delivered"}], <transaction>
+-- arguments: {"purpose":"webhook-delivery"}, [{"delivery":{"idWebhook":1,"jobId":"00000000-0000-0000-0000-000000000000","eventId":"1","eventType":"account.created","payload":{},"replayOf":null},"attempt":{"at":"2026-01-01T00:00:00.000Z","status":200,"durationMs":5},"state":"delivered"}], <transaction>
 WITH saved AS (
   INSERT INTO webhook_delivery
   (id_webhook, job_id, event_id, event_type, payload, replay_of, attempts, state)
@@ -67,24 +69,24 @@ WITH saved AS (
   AND failures_in_row <> 0;
 
 -- WebhookRepository.routes
--- arguments: <transaction>
+-- arguments: {"purpose":"webhook-delivery"}, <transaction>
 SELECT key, id_organization AS organization, events FROM webhook WHERE active;
 
 -- WebhookRepository.secret
--- arguments: 1, <transaction>
-SELECT secret FROM webhook WHERE key = $1;
+-- arguments: {"organizationKey":1}, 1, <transaction>
+SELECT secret FROM webhook WHERE key = $1 AND id_organization = $2;
 
 -- WebhookRepository.setSecret
--- arguments: 1, "whsec_c2VjcmV0", <transaction>
-UPDATE webhook SET secret = $2 WHERE key = $1
+-- arguments: {"organizationKey":1}, 1, "whsec_c2VjcmV0", <transaction>
+UPDATE webhook SET secret = $2 WHERE key = $1 AND id_organization = $3
   RETURNING id_organization, id_business_unit, id_user;
 
 -- WebhookRepository.setState
--- arguments: 1, "cancelled"
+-- arguments: {"purpose":"webhook-delivery"}, 1, "cancelled"
 UPDATE webhook_delivery SET state = $2 WHERE key = $1;
 
 -- WebhookRepository.targets
--- arguments: [1]
+-- arguments: {"purpose":"webhook-delivery"}, [1]
 SELECT key, id_organization AS organization, id_business_unit AS "businessUnit",
   id_user AS owner, url, condition, active, secret, date_created AS "dateCreated"
   FROM webhook WHERE key = ANY($1::int8[]);

@@ -1,3 +1,5 @@
+import type { Tenant } from '../access/access.tenant';
+import { SAMPLE_TENANT } from '../access/scope.samples';
 import { Injectable } from '@nestjs/common';
 import { GenerateSql } from '../database/generate-sql';
 import { Sql } from '../database/sql.service';
@@ -32,8 +34,8 @@ export class JobsRepository {
     return this.sql.within(tx);
   }
 
-  @GenerateSql({ params: [1, 50] })
-  failed(organizationKey: number, limit: number): Promise<FailedJobRow[]> {
+  @GenerateSql({ params: [SAMPLE_TENANT, 50] })
+  failed(tenant: Tenant, limit: number): Promise<FailedJobRow[]> {
     return this.sql.rows<FailedJobRow>(
       `SELECT id::text, name AS queue, output->>'message' AS error, retry_count + 1 AS attempts,
               created_on AS "createdOn", completed_on AS "failedAt"
@@ -41,7 +43,7 @@ export class JobsRepository {
         WHERE state = 'failed' AND data->>'organization' = $1::int8::text
         ORDER BY completed_on DESC, id
         LIMIT $2`,
-      [organizationKey, limit],
+      [tenant.organizationKey, limit],
     );
   }
 
@@ -58,12 +60,12 @@ export class JobsRepository {
   }
 
   /** The queue of a failed job of the organization, if it is one. */
-  @GenerateSql({ params: ['00000000-0000-0000-0000-000000000000', 1] })
-  async queueOfFailed(id: string, organizationKey: number): Promise<string | undefined> {
+  @GenerateSql({ params: [SAMPLE_TENANT, '00000000-0000-0000-0000-000000000000'] })
+  async queueOfFailed(tenant: Tenant, id: string): Promise<string | undefined> {
     const row = await this.sql.row<{ queue: string }>(
       `SELECT name AS queue FROM pgboss.job
         WHERE id = $1::uuid AND state = 'failed' AND data->>'organization' = $2::int8::text`,
-      [id, organizationKey],
+      [id, tenant.organizationKey],
     );
     return row?.queue;
   }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { SystemScope, systemScope } from '../access/access.tenant';
 import { AccessScope } from '../access/access.scope';
 import { SAMPLE_SCOPES } from '../access/scope.samples';
 import type { StorageDriver } from '../config/environment';
@@ -162,8 +163,12 @@ export class FileRepository {
   }
 
   /** Which of these bytes a version of any organization names, on `driver`. */
-  @GenerateSql({ params: ['fs', ['sha256']] })
-  async recordedBlobs(driver: StorageDriver, sha256s: string[]): Promise<Set<string>> {
+  @GenerateSql({ params: [systemScope('file-sweep'), 'fs', ['sha256']] })
+  async recordedBlobs(
+    _system: SystemScope,
+    driver: StorageDriver,
+    sha256s: string[],
+  ): Promise<Set<string>> {
     const rows = await this.sql.rows<{ sha256: string }>(
       `SELECT DISTINCT sha256 FROM file_version WHERE driver = $1 AND sha256 = ANY($2::text[])`,
       [driver, sha256s],

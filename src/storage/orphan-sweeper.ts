@@ -5,8 +5,12 @@ import {
   OnApplicationBootstrap,
   BeforeApplicationShutdown,
 } from '@nestjs/common';
+import { systemScope } from '../access/access.tenant';
 import { FsStorageBackend, SWEEP_GRACE_MS } from './backends/fs.backend';
 import { FileRepository } from './file.repository';
+
+/** Bytes are shared by every organization's versions (one copy per sha256). */
+const SWEEP = systemScope('file-sweep');
 
 /**
  * Sweeps the file system's unrecorded bytes (FsStorageBackend.sweep) when the server
@@ -44,7 +48,9 @@ export class OrphanSweeper implements OnApplicationBootstrap, BeforeApplicationS
 
   private async sweep(): Promise<void> {
     try {
-      const removed = await this.fs.sweep((sha256s) => this.files.recordedBlobs('fs', sha256s));
+      const removed = await this.fs.sweep((sha256s) =>
+        this.files.recordedBlobs(SWEEP, 'fs', sha256s),
+      );
       if (removed > 0) this.logger.log(`Removed ${removed} stored files no version names`);
     } catch (error) {
       this.logger.error(`Sweeping stored files failed: ${(error as Error).message}`);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Webhook as Signer } from 'standardwebhooks';
+import { systemScope } from '../access/access.tenant';
 import { AccessScope } from '../access/access.scope';
 import { AccessService } from '../access/access.service';
 import { ChangeLog, SYSTEM_ACTOR } from '../changes/change-log.service';
@@ -25,6 +26,9 @@ import {
   WebhookRepository,
   WebhookTarget,
 } from './webhook.repository';
+
+/** Webhooks of every organization are routed and delivered from one queue. */
+const DELIVERY = systemScope('webhook-delivery');
 
 /** A delivery to attempt, of a job of the batch. */
 interface Planned {
@@ -144,10 +148,10 @@ export class WebhookDeliveries {
     if (outcomes.length === 0) return { tryAgain, left };
     const failures = outcomes.filter(({ state }) => state !== 'delivered');
     if (failures.length === 0) {
-      await this.repository.recordAttempts(outcomes);
+      await this.repository.recordAttempts(DELIVERY, outcomes);
     } else {
       await this.transactions.run(async (tx) => {
-        await this.repository.recordAttempts(outcomes, tx);
+        await this.repository.recordAttempts(DELIVERY, outcomes, tx);
         for (const { webhook, attempt } of failures) await this.countFailure(webhook, attempt, tx);
       });
     }
@@ -174,19 +178,24 @@ export class WebhookDeliveries {
   ): Promise<Planned[]> {
     const webhooks = new Map(
       (
-        await this.repository.targets([...new Set(jobs.map((job) => job.data.payload.webhook))])
+        await this.repository.targets(DELIVERY, [
+          ...new Set(jobs.map((job) => job.data.payload.webhook)),
+        ])
       ).map((webhook) => [webhook.key, webhook]),
     );
     const made = new Map(
-      (fresh ? [] : await this.repository.byJobs(jobs.map((job) => job.id))).map((delivery) => [
-        delivery.jobId,
-        delivery,
-      ]),
+      (fresh
+        ? []
+        : await this.repository.byJobs(
+            DELIVERY,
+            jobs.map((job) => job.id),
+          )
+      ).map((delivery) => [delivery.jobId, delivery]),
     );
     const readers = new Map<number, Promise<Reader | undefined>>();
-    const readerOf = (owner: number) => {
-      if (!readers.has(owner)) readers.set(owner, this.readerOf(owner));
-      return readers.get(owner)!;
+    const readerOf = (webhook: WebhookTarget) => {
+      if (!readers.has(webhook.owner)) readers.set(webhook.owner, this.readerOf(webhook));
+      return readers.get(webhook.owner)!;
     };
     const planned: Planned[] = [];
     for (const job of jobs) {
@@ -198,7 +207,7 @@ export class WebhookDeliveries {
       }
       const isEvent = 'event' in work;
       if (isEvent && !webhook.active) {
-        if (existing) await this.repository.setState(existing.key, 'cancelled');
+        if (existing) await this.repository.setState(DELIVERY, existing.key, 'cancelled');
         continue;
       }
       // Made before (a retry; a test's or replay's, made by its request): as it was made.
@@ -212,7 +221,7 @@ export class WebhookDeliveries {
         continue;
       }
       if (!isEvent) continue;
-      const payload = await this.payloadFor(webhook, work, await readerOf(webhook.owner)).catch(
+      const payload = await this.payloadFor(webhook, work, await readerOf(webhook)).catch(
         (error: Error) => void tryAgain.set(job.id, error),
       );
       if (!payload) continue;
@@ -224,8 +233,8 @@ export class WebhookDeliveries {
   }
 
   /** Whom a webhook's owner reads as, now; undefined when the owner is gone or inactive. */
-  private async readerOf(owner: number): Promise<Reader | undefined> {
-    const identity = await this.identities.of(owner, DELIVERY_QUEUE);
+  private async readerOf(webhook: WebhookTarget): Promise<Reader | undefined> {
+    const identity = await this.identities.of(webhook.organization, webhook.owner, DELIVERY_QUEUE);
     return identity && { identity, scope: await this.access.scopeOf(identity) };
   }
 
@@ -264,7 +273,8 @@ export class WebhookDeliveries {
     tx: Transaction,
   ): Promise<void> {
     const reason = `Turned off after ${this.disableAfter} failed attempts in a row; the last: ${failureOf(attempt)}`;
-    if (!(await this.repository.failed(webhook.key, this.disableAfter, reason, tx))) return;
+    if (!(await this.repository.failed(DELIVERY, webhook.key, this.disableAfter, reason, tx)))
+      return;
     this.changeLog.record(tx, SYSTEM_ACTOR, [
       {
         operation: 'updated',

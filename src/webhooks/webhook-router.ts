@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { setTimeout } from 'node:timers/promises';
+import { systemScope } from '../access/access.tenant';
 import type { FeedRow } from '../changes/change-feed.repository';
 import type { Environment } from '../config/environment';
 import { Transaction } from '../database/transaction';
@@ -13,6 +14,9 @@ import { ownerOfRow } from '../model/owner';
 import { DELIVERY_QUEUE, WebhookRepository } from './webhook.repository';
 import { WebhookDeliveries } from './webhook-deliveries.service';
 import { deliveryRetries, DeliveryJob, EventDelivery, firstRetrySeconds } from './webhook-jobs';
+
+/** Webhooks of every organization are routed and delivered from one queue. */
+const DELIVERY = systemScope('webhook-delivery');
 
 /** Batches of deliveries under way at once per instance: a slow receiver holds up one. */
 const DELIVERY_WORKERS = 2;
@@ -88,7 +92,7 @@ export class WebhookRouter implements EventRouter, OnModuleInit, BeforeApplicati
   }
 
   async routes(tx: Transaction): Promise<EventRoutes | undefined> {
-    const webhooks = await this.repository.routes(tx);
+    const webhooks = await this.repository.routes(DELIVERY, tx);
     if (webhooks.length === 0) return undefined;
     const byEvent = new Map<string, number[]>();
     for (const { key, organization, events } of webhooks) {

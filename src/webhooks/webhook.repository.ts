@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { SystemScope, systemScope, Tenant } from '../access/access.tenant';
+import { SAMPLE_TENANT } from '../access/scope.samples';
 import { GenerateSql, IN_TRANSACTION } from '../database/generate-sql';
 import { pgJson } from '../database/pg-json';
 import { Sql } from '../database/sql.service';
@@ -63,13 +65,20 @@ const DELIVERY_COLUMNS = `d.key, d.id_webhook AS "idWebhook", d.job_id AS "jobId
   d.event_id AS "eventId", d.event_type AS "eventType", d.state, d.attempts,
   d.replay_of AS "replayOf", d.created_at AS "createdAt"`;
 
-/** The webhooks' SQL beside the entity engine's (which reads and writes their records). */
+/** The deliveries' worker and router: webhooks of every organization, one queue. */
+const DELIVERY = systemScope('webhook-delivery');
+
+/**
+ * The webhooks' SQL beside the entity engine's (which reads and writes their records):
+ * what an organization's administrators do is bound to its tenant; routing and delivering
+ * span organizations under the deliveries' system scope.
+ */
 @Injectable()
 export class WebhookRepository {
   constructor(private readonly sql: Sql) {}
 
-  @GenerateSql({ params: [IN_TRANSACTION] })
-  routes(tx: Transaction): Promise<WebhookRoute[]> {
+  @GenerateSql({ params: [DELIVERY, IN_TRANSACTION] })
+  routes(_system: SystemScope, tx: Transaction): Promise<WebhookRoute[]> {
     return this.sql.rows(
       `SELECT key, id_organization AS organization, events FROM webhook WHERE active`,
       [],
@@ -77,8 +86,8 @@ export class WebhookRepository {
     );
   }
 
-  @GenerateSql({ params: [[1]] })
-  targets(keys: number[]): Promise<WebhookTarget[]> {
+  @GenerateSql({ params: [DELIVERY, [1]] })
+  targets(_system: SystemScope, keys: number[]): Promise<WebhookTarget[]> {
     return this.sql.rows(
       `SELECT key, id_organization AS organization, id_business_unit AS "businessUnit",
               id_user AS owner, url, condition, active, secret, date_created AS "dateCreated"
@@ -88,66 +97,78 @@ export class WebhookRepository {
   }
 
   /** Whether the organization has the webhook. */
-  @GenerateSql({ params: [1, 1] })
-  async exists(key: number, organization: number): Promise<boolean> {
+  @GenerateSql({ params: [SAMPLE_TENANT, 1] })
+  async exists(tenant: Tenant, key: number): Promise<boolean> {
     const row = await this.sql.row(
       `SELECT 1 FROM webhook WHERE key = $1 AND id_organization = $2`,
-      [key, organization],
+      [key, tenant.organizationKey],
     );
     return row !== undefined;
   }
 
-  @GenerateSql({ params: [1, IN_TRANSACTION] })
-  async secret(key: number, tx: Transaction): Promise<string | undefined> {
+  @GenerateSql({ params: [SAMPLE_TENANT, 1, IN_TRANSACTION] })
+  async secret(tenant: Tenant, key: number, tx: Transaction): Promise<string | undefined> {
     const row = await this.sql.row<{ secret: string }>(
-      `SELECT secret FROM webhook WHERE key = $1`,
-      [key],
+      `SELECT secret FROM webhook WHERE key = $1 AND id_organization = $2`,
+      [key, tenant.organizationKey],
       tx,
     );
     return row?.secret;
   }
 
   /** A new secret; the webhook's owner, for its change-log entry. */
-  @GenerateSql({ params: [1, 'whsec_c2VjcmV0', IN_TRANSACTION] })
-  async setSecret(key: number, secret: string, tx: Transaction): Promise<Owner | undefined> {
+  @GenerateSql({ params: [SAMPLE_TENANT, 1, 'whsec_c2VjcmV0', IN_TRANSACTION] })
+  async setSecret(
+    tenant: Tenant,
+    key: number,
+    secret: string,
+    tx: Transaction,
+  ): Promise<Owner | undefined> {
     const row = await this.sql.row<Record<string, unknown>>(
-      `UPDATE webhook SET secret = $2 WHERE key = $1
+      `UPDATE webhook SET secret = $2 WHERE key = $1 AND id_organization = $3
        RETURNING id_organization, id_business_unit, id_user`,
-      [key, secret],
+      [key, secret, tenant.organizationKey],
       tx,
     );
     return row && ownerOfRow(row);
   }
 
-  @GenerateSql({ params: [['00000000-0000-0000-0000-000000000000']] })
-  byJobs(jobIds: string[]): Promise<DeliveryRow[]> {
+  @GenerateSql({ params: [DELIVERY, ['00000000-0000-0000-0000-000000000000']] })
+  byJobs(_system: SystemScope, jobIds: string[]): Promise<DeliveryRow[]> {
     return this.sql.rows(
       `SELECT ${DELIVERY_COLUMNS}, d.payload FROM webhook_delivery d WHERE d.job_id = ANY($1::uuid[])`,
       [jobIds],
     );
   }
 
-  @GenerateSql({ params: [1, 1] })
-  delivery(webhook: number, key: number): Promise<DeliveryRow | undefined> {
+  @GenerateSql({ params: [SAMPLE_TENANT, 1, 1] })
+  delivery(tenant: Tenant, webhook: number, key: number): Promise<DeliveryRow | undefined> {
     return this.sql.row(
       `SELECT ${DELIVERY_COLUMNS}, d.payload FROM webhook_delivery d
+         JOIN webhook w ON w.key = d.id_webhook AND w.id_organization = $3
         WHERE d.id_webhook = $1 AND d.key = $2`,
-      [webhook, key],
+      [webhook, key, tenant.organizationKey],
     );
   }
 
   /** Newest first, before the delivery `before` when given. */
-  @GenerateSql({ params: [1, null, 50] })
-  deliveries(webhook: number, before: number | null, limit: number): Promise<DeliverySummary[]> {
+  @GenerateSql({ params: [SAMPLE_TENANT, 1, null, 50] })
+  deliveries(
+    tenant: Tenant,
+    webhook: number,
+    before: number | null,
+    limit: number,
+  ): Promise<DeliverySummary[]> {
     return this.sql.rows(
       `SELECT ${DELIVERY_COLUMNS},
               CASE WHEN d.state IN ('pending', 'retrying') AND j.state IN ('created', 'retry')
                    THEN j.start_after END AS "nextAttemptAt"
          FROM webhook_delivery d
+         JOIN webhook w ON w.key = d.id_webhook AND w.id_organization = $4
          LEFT JOIN pgboss.job j ON j.name = '${DELIVERY_QUEUE}' AND j.id = d.job_id
         WHERE d.id_webhook = $1 AND ($2::int8 IS NULL OR d.key < $2)
         ORDER BY d.key DESC LIMIT $3`,
-      [webhook, before, limit],
+      [webhook, before, limit, tenant.organizationKey],
     );
   }
 
@@ -157,6 +178,7 @@ export class WebhookRepository {
    */
   @GenerateSql({
     params: [
+      SAMPLE_TENANT,
       {
         idWebhook: 1,
         jobId: '00000000-0000-0000-0000-000000000000',
@@ -168,10 +190,14 @@ export class WebhookRepository {
       IN_TRANSACTION,
     ],
   })
-  insert(delivery: NewDelivery, tx?: Transaction): Promise<DeliveryRow | undefined> {
+  insert(
+    tenant: Tenant,
+    delivery: NewDelivery,
+    tx?: Transaction,
+  ): Promise<DeliveryRow | undefined> {
     return this.sql.row<DeliveryRow>(
       `INSERT INTO webhook_delivery (id_webhook, job_id, event_id, event_type, payload, replay_of)
-       SELECT key, $2, $3, $4, $5, $6 FROM webhook WHERE key = $1
+       SELECT key, $2, $3, $4, $5, $6 FROM webhook WHERE key = $1 AND id_organization = $7
        ON CONFLICT (job_id) DO UPDATE SET job_id = EXCLUDED.job_id
        RETURNING key, id_webhook AS "idWebhook", job_id AS "jobId", event_id AS "eventId",
                  event_type AS "eventType", payload, state, attempts, replay_of AS "replayOf",
@@ -183,6 +209,7 @@ export class WebhookRepository {
         delivery.eventType,
         delivery.payload,
         delivery.replayOf,
+        tenant.organizationKey,
       ],
       tx,
     );
@@ -195,6 +222,7 @@ export class WebhookRepository {
    */
   @GenerateSql({
     params: [
+      DELIVERY,
       [
         {
           delivery: {
@@ -212,7 +240,11 @@ export class WebhookRepository {
       IN_TRANSACTION,
     ],
   })
-  async recordAttempts(attempts: RecordedAttempt[], tx?: Transaction): Promise<void> {
+  async recordAttempts(
+    _system: SystemScope,
+    attempts: RecordedAttempt[],
+    tx?: Transaction,
+  ): Promise<void> {
     const rows = attempts.map(({ delivery, attempt, state }) => ({
       id_webhook: delivery.idWebhook,
       job_id: delivery.jobId,
@@ -245,8 +277,8 @@ export class WebhookRepository {
     );
   }
 
-  @GenerateSql({ params: [1, 'cancelled'] })
-  async setState(key: number, state: DeliveryState): Promise<void> {
+  @GenerateSql({ params: [DELIVERY, 1, 'cancelled'] })
+  async setState(_system: SystemScope, key: number, state: DeliveryState): Promise<void> {
     await this.sql.run(`UPDATE webhook_delivery SET state = $2 WHERE key = $1`, [key, state]);
   }
 
@@ -254,8 +286,14 @@ export class WebhookRepository {
    * Counts a failed attempt; at `limit` in a row, turns the webhook off with `reason`.
    * Whether this attempt turned it off.
    */
-  @GenerateSql({ params: [1, 100, 'failed', IN_TRANSACTION] })
-  async failed(webhook: number, limit: number, reason: string, tx: Transaction): Promise<boolean> {
+  @GenerateSql({ params: [DELIVERY, 1, 100, 'failed', IN_TRANSACTION] })
+  async failed(
+    _system: SystemScope,
+    webhook: number,
+    limit: number,
+    reason: string,
+    tx: Transaction,
+  ): Promise<boolean> {
     const { rows } = await this.sql.changed(
       `UPDATE webhook SET failures_in_row = failures_in_row + 1,
               active = active AND failures_in_row + 1 < $2,

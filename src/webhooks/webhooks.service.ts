@@ -1,5 +1,7 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { AccessService } from '../access/access.service';
+import type { Tenant } from '../access/access.tenant';
 import { actorOf, ChangeLog } from '../changes/change-log.service';
 import { Identity } from '../common/identity';
 import { DataService } from '../data/data.service';
@@ -29,6 +31,7 @@ export const DELIVERIES_LIMIT = 200;
 export class WebhooksService {
   constructor(
     private readonly data: DataService,
+    private readonly access: AccessService,
     private readonly transactions: Transactions,
     private readonly changeLog: ChangeLog,
     private readonly repository: WebhookRepository,
@@ -44,7 +47,7 @@ export class WebhooksService {
       );
       const { key } = await data.create('webhook', { entity_name: 'webhook', properties });
       // Made by this transaction's hooks: it is there.
-      return { key, secret: (await this.repository.secret(key, data.transaction))! };
+      return { key, secret: (await this.repository.secret(data.tenant, key, data.transaction))! };
     });
   }
 
@@ -52,7 +55,7 @@ export class WebhooksService {
     await this.assertManages(identity, key);
     const secret = newSecret();
     await this.transactions.run(async (tx) => {
-      const owner = await this.repository.setSecret(key, secret, tx);
+      const owner = await this.repository.setSecret(this.tenantOf(identity), key, secret, tx);
       if (!owner) throw new NotFoundException(`No webhook ${key}`);
       // A secret changed is a right changed: who did it, never the secret.
       this.changeLog.record(tx, actorOf(identity), [
@@ -94,12 +97,12 @@ export class WebhooksService {
       );
     }
     await this.assertManages(identity, key);
-    return this.repository.deliveries(key, before, limit);
+    return this.repository.deliveries(this.tenantOf(identity), key, before, limit);
   }
 
   async delivery(identity: Identity, key: number, deliveryKey: number): Promise<DeliveryRow> {
     await this.assertManages(identity, key);
-    const delivery = await this.repository.delivery(key, deliveryKey);
+    const delivery = await this.repository.delivery(this.tenantOf(identity), key, deliveryKey);
     if (!delivery) throw new NotFoundException(`Webhook ${key} has no delivery ${deliveryKey}`);
     return delivery;
   }
@@ -118,6 +121,7 @@ export class WebhooksService {
     };
     return this.transactions.run(async (tx: Transaction) => {
       const row = await this.repository.insert(
+        this.tenantOf(identity),
         { ...delivery, idWebhook: key, jobId, replayOf: delivery.replayOf ?? null },
         tx,
       );
@@ -127,9 +131,13 @@ export class WebhooksService {
     });
   }
 
+  private tenantOf(identity: Identity): Tenant {
+    return this.access.tenantOf(identity);
+  }
+
   /** 404 unless the webhook is of the caller's organization (the routes require manage-webhooks). */
   private async assertManages(identity: Identity, key: number): Promise<void> {
-    if (!(await this.repository.exists(key, identity.organizationKey))) {
+    if (!(await this.repository.exists(this.tenantOf(identity), key))) {
       throw new NotFoundException(`No webhook ${key}`);
     }
   }
