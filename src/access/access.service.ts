@@ -10,7 +10,7 @@ import { Grants } from './access.grants';
 import { AccessRepository } from './access.repository';
 import { Privilege, PRIVILEGE_NAMES } from './access.privileges';
 import { AccessScope } from './access.scope';
-import { issueTenant, Tenant } from './access.tenant';
+import { issueTenant } from './access.tenant';
 
 /** Each Identity object's scope, kept on it (a scope refers to its Identity). */
 const SCOPES = new RequestMemo<Promise<AccessScope>>('access scope');
@@ -42,11 +42,6 @@ export class AccessService {
    */
   scopeOf(identity: Identity): Promise<AccessScope> {
     return SCOPES.get(identity) ?? SCOPES.set(identity, this.loadScope(identity));
-  }
-
-  /** The caller's organization, for a repository method that takes a tenant. */
-  tenantOf(identity: Identity): Tenant {
-    return issueTenant(identity.organizationKey);
   }
 
   private async loadScope(identity: Identity): Promise<AccessScope> {

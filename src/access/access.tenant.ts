@@ -1,3 +1,5 @@
+import type { Identity } from '../common/identity';
+
 /** The mark only access/ puts on a tenant or a system scope: no other file can spell it. */
 const ISSUED: unique symbol = Symbol('issued by access/');
 
@@ -46,6 +48,15 @@ export interface SystemScope {
 /** For access/ only (the lint refuses it elsewhere): a caller's tenant. */
 export function issueTenant(organizationKey: number): Tenant {
   return { organizationKey, [ISSUED]: 'tenant' };
+}
+
+/**
+ * The tenant of an authenticated caller (or of the user a job or the CLI acts for): its
+ * organization's, as its AccessScope's is. For the repository calls of a service that has
+ * the Identity and no scope.
+ */
+export function tenantOf(identity: Pick<Identity, 'organizationKey' | 'userKey'>): Tenant {
+  return issueTenant(identity.organizationKey);
 }
 
 /** A named system scope: what the few statements spanning organizations take. */

@@ -4,7 +4,6 @@ import { ParseKeyPipe } from '../http/parse-key.pipe';
 import { Identity } from '../common/identity';
 import { CurrentIdentity } from '../http/caller.decorators';
 import { ApiKeyService } from './api-key.service';
-import { actorOf } from '../changes/change-log.service';
 import { ApiKeyDto, CreateApiKeyDto, CreatedApiKeyDto } from './dto/api-key.dto';
 
 @ApiTags('api keys')
@@ -18,7 +17,7 @@ export class ApiKeyController {
     @CurrentIdentity() identity: Identity,
     @Body() dto: CreateApiKeyDto,
   ): Promise<CreatedApiKeyDto> {
-    return this.apiKeys.create(identity.userKey, dto.name, dto.expiresAt, actorOf(identity));
+    return this.apiKeys.create(identity, dto.name, dto.expiresAt);
   }
 
   @Get()
@@ -34,6 +33,6 @@ export class ApiKeyController {
     @CurrentIdentity() identity: Identity,
     @Param('id', ParseKeyPipe) id: number,
   ): Promise<void> {
-    return this.apiKeys.revoke(identity.userKey, id, actorOf(identity));
+    return this.apiKeys.revoke(identity, id);
   }
 }

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { SystemScope, systemScope, Tenant } from '../access/access.tenant';
+import { SAMPLE_TENANT } from '../access/scope.samples';
 import { GenerateSql, IN_TRANSACTION } from '../database/generate-sql';
 import { Transaction } from '../database/transaction';
 import { Sql } from '../database/sql.service';
@@ -40,25 +42,28 @@ export class ApiKeyRepository {
   constructor(private readonly sql: Sql) {}
 
   /** A new key, and its user as a security event names it. */
-  @GenerateSql({ params: [1, 'reporting job', 'sha256', null, IN_TRANSACTION] })
+  @GenerateSql({ params: [SAMPLE_TENANT, 1, 'reporting job', 'sha256', null, IN_TRANSACTION] })
   async insert(
+    tenant: Tenant,
     userKey: number,
     name: string,
     secretHash: string,
     expiresAt: Date | null,
     tx?: Transaction,
-  ): Promise<ApiKeyRow & { user: KeyUser }> {
+  ): Promise<(ApiKeyRow & { user: KeyUser }) | undefined> {
     const row = await this.sql.row<ApiKeyRow & KeyUser>(
       `WITH k AS (
-         INSERT INTO api_key (id_user, name, secret_hash, expires_at) VALUES ($1, $2, $3, $4)
+         INSERT INTO api_key (id_user, name, secret_hash, expires_at)
+         SELECT key, $2, $3, $4 FROM "user" WHERE key = $1 AND id_organization = $5
          RETURNING ${KEY_COLUMNS}, id_user
        )
        SELECT k.id, k.name, k."createdAt", k."expiresAt", k."lastUsedAt", ${KEY_USER_COLUMNS}
          FROM k JOIN "user" u ON u.key = k.id_user`,
-      [userKey, name, secretHash, expiresAt],
+      [userKey, name, secretHash, expiresAt, tenant.organizationKey],
       tx,
     );
-    const { key, userName, idOrganization, idBusinessUnit, ...apiKey } = row!;
+    if (!row) return undefined;
+    const { key, userName, idOrganization, idBusinessUnit, ...apiKey } = row;
     return { ...apiKey, user: { key, userName, idOrganization, idBusinessUnit } };
   }
 
@@ -75,8 +80,9 @@ export class ApiKeyRepository {
    * Revokes a key of the user's: the key's name and its user, or undefined when the user
    * has none such (or it is revoked).
    */
-  @GenerateSql({ params: [1, 1, IN_TRANSACTION] })
+  @GenerateSql({ params: [SAMPLE_TENANT, 1, 1, IN_TRANSACTION] })
   async revoke(
+    tenant: Tenant,
     userKey: number,
     apiKeyId: number,
     tx?: Transaction,
@@ -84,8 +90,9 @@ export class ApiKeyRepository {
     const row = await this.sql.row<KeyUser & { name: string }>(
       `UPDATE api_key k SET revoked_at = now() FROM "user" u
         WHERE k.key = $1 AND k.id_user = $2 AND k.revoked_at IS NULL AND u.key = k.id_user
+          AND u.id_organization = $3
       RETURNING k.name, ${KEY_USER_COLUMNS}`,
-      [apiKeyId, userKey],
+      [apiKeyId, userKey, tenant.organizationKey],
       tx,
     );
     if (!row) return undefined;
@@ -97,8 +104,8 @@ export class ApiKeyRepository {
    * The user of a live key (not revoked, not expired, its user active), noting the use in
    * the same statement.
    */
-  @GenerateSql({ params: ['sha256'] })
-  async use(secretHash: string): Promise<ApiKeyUser | undefined> {
+  @GenerateSql({ params: [systemScope('sign-in'), 'sha256'] })
+  async use(_system: SystemScope, secretHash: string): Promise<ApiKeyUser | undefined> {
     const { rows } = await this.sql.changed<ApiKeyUser>(
       `UPDATE api_key k SET last_used_at = now()
          FROM "user" u

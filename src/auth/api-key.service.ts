@@ -1,11 +1,12 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { systemScope, tenantOf } from '../access/access.tenant';
 import { Identity } from '../common/identity';
 import { newSecret, sha256 } from '../common/secrets';
 import { Environment } from '../config/environment';
 import { ApiKeyRepository, ApiKeyRow, ApiKeyUser } from './api-key.repository';
 import { identityOf } from './identity.mapper';
-import { Actor, ChangeLog, SYSTEM_ACTOR } from '../changes/change-log.service';
+import { Actor, actorOf, ChangeLog } from '../changes/change-log.service';
 import { Transactions } from '../database/transactions.service';
 import { userEvent } from './security-events';
 
@@ -24,6 +25,9 @@ interface CachedIdentity {
   identity: Identity;
   validUntil: number;
 }
+
+/** A key is looked up by its secret before any organization is known. */
+const SIGN_IN = systemScope('sign-in');
 
 /**
  * API keys: random secrets shown once and stored as SHA-256 hashes. Lookups are cached
@@ -48,16 +52,26 @@ export class ApiKeyService {
     this.cacheMs = config.get('API_KEY_CACHE_SECONDS', { infer: true }) * 1000;
   }
 
-  /** A new key of the user's; `actor` made it (the user, an administrator's CLI). */
+  /** A new key of `holder`'s; `actor` made it (the holder, an administrator's CLI). */
   async create(
-    userKey: number,
+    holder: Identity,
     name: string,
     expiresAt?: Date,
-    actor: Actor = SYSTEM_ACTOR,
+    actor: Actor = actorOf(holder),
   ): Promise<CreatedApiKey> {
     const key = API_KEY_PREFIX + newSecret();
+    const tenant = tenantOf(holder);
     const saved = await this.transactions.run(async (tx) => {
-      const row = await this.apiKeys.insert(userKey, name, sha256(key), expiresAt ?? null, tx);
+      const hash = sha256(key);
+      const row = await this.apiKeys.insert(
+        tenant,
+        holder.userKey,
+        name,
+        hash,
+        expiresAt ?? null,
+        tx,
+      );
+      if (!row) throw new NotFoundException(`No user ${holder.userKey}`);
       this.changeLog.record(tx, actor, [
         userEvent('api_key_created', row.user, { apiKey: row.id, name: row.name }),
       ]);
@@ -70,9 +84,10 @@ export class ApiKeyService {
     return this.apiKeys.listOf(userKey);
   }
 
-  async revoke(userKey: number, apiKeyId: number, actor: Actor = SYSTEM_ACTOR): Promise<void> {
+  async revoke(holder: Identity, apiKeyId: number, actor: Actor = actorOf(holder)): Promise<void> {
     await this.transactions.run(async (tx) => {
-      const revoked = await this.apiKeys.revoke(userKey, apiKeyId, tx);
+      const tenant = tenantOf(holder);
+      const revoked = await this.apiKeys.revoke(tenant, holder.userKey, apiKeyId, tx);
       if (!revoked) throw new NotFoundException(`API key ${apiKeyId} not found`);
       this.changeLog.record(tx, actor, [
         userEvent('api_key_revoked', revoked.user, { apiKey: apiKeyId, name: revoked.name }),
@@ -100,7 +115,7 @@ export class ApiKeyService {
 
   private async lookUp(hash: string): Promise<Identity | undefined> {
     const revocations = this.revocations;
-    const row = await this.apiKeys.use(hash);
+    const row = await this.apiKeys.use(SIGN_IN, hash);
     if (!row) return undefined;
     const identity = { ...identityOf(row, 'api-key', row.locale), via: `api-key ${row.apiKeyId}` };
     if (revocations === this.revocations) this.remember(hash, row, identity);

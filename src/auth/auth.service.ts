@@ -1,5 +1,5 @@
 import { BadRequestException, Injectable, UnauthorizedException } from '@nestjs/common';
-import { AccessService } from '../access/access.service';
+import { tenantOf } from '../access/access.tenant';
 import type { HttpRequest } from '../http/http.types';
 import { Identity } from '../common/identity';
 import { ChangePasswordDto } from './dto/change-password.dto';
@@ -34,7 +34,6 @@ export class AuthService {
     private readonly oidc: OidcSignIn,
     private readonly changeLog: ChangeLog,
     private readonly transactions: Transactions,
-    private readonly access: AccessService,
   ) {}
 
   async login(credentials: LoginDto, request: HttpRequest): Promise<LoginResult> {
@@ -130,7 +129,7 @@ export class AuthService {
     await this.throttle.consumeAttempt(identity.userName, address);
     await this.transactions.run(async (tx) => {
       await this.users.changePassword(
-        this.access.tenantOf(identity),
+        tenantOf(identity),
         identity.userKey,
         form['current-password'],
         next,

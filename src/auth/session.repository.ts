@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Identity } from '../common/identity';
+import { SystemScope, systemScope } from '../access/access.tenant';
 import { GenerateSql, IN_TRANSACTION } from '../database/generate-sql';
 import { Sql } from '../database/sql.service';
 import { Transaction } from '../database/transaction';
@@ -95,8 +96,12 @@ export class SessionRepository {
    * within its grace) and its user, in one indexed round trip; the sliding expiry's write
    * rides along in the same statement when it is due.
    */
-  @GenerateSql({ params: ['sha256', TIMES] })
-  find(tokenHash: string, times: SessionTimes): Promise<SessionRow | undefined> {
+  @GenerateSql({ params: [systemScope('sign-in'), 'sha256', TIMES] })
+  find(
+    _system: SystemScope,
+    tokenHash: string,
+    times: SessionTimes,
+  ): Promise<SessionRow | undefined> {
     return this.sql.row(
       `WITH found AS (
          SELECT s.key AS "sessionKey", s.csrf_token AS "csrfToken", s.auth_method AS "authMethod",
@@ -164,8 +169,12 @@ export class SessionRepository {
   }
 
   /** Ends the session of a token, current or previous; the user it was, if any. */
-  @GenerateSql({ params: ['sha256', IN_TRANSACTION] })
-  deleteByToken(tokenHash: string, tx?: Transaction): Promise<SessionUser | undefined> {
+  @GenerateSql({ params: [systemScope('sign-in'), 'sha256', IN_TRANSACTION] })
+  deleteByToken(
+    _system: SystemScope,
+    tokenHash: string,
+    tx?: Transaction,
+  ): Promise<SessionUser | undefined> {
     return this.sql.row(
       `WITH gone AS (
          DELETE FROM session WHERE token_hash = $1 OR previous_token_hash = $1 RETURNING id_user

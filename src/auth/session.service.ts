@@ -1,11 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { systemScope } from '../access/access.tenant';
 import { Identity } from '../common/identity';
 import { newSecret, sha256 } from '../common/secrets';
 import { Environment } from '../config/environment';
 import { Transaction } from '../database/transaction';
 import { identityOf } from './identity.mapper';
 import { SessionRepository, SessionTimes, SessionUser } from './session.repository';
+
+/** A session is found by its token before any organization is known. */
+const SIGN_IN = systemScope('sign-in');
 
 /** How long the token before a rotation stays valid, for requests already in flight. */
 const ROTATION_GRACE_SECONDS = 60;
@@ -87,7 +91,7 @@ export class SessionService {
    * sliding-expiry write rides along in the same statement when it is due).
    */
   async resolve(token: string): Promise<ResolvedSession | undefined> {
-    const row = await this.sessions.find(sha256(token), this.times);
+    const row = await this.sessions.find(SIGN_IN, sha256(token), this.times);
     if (!row) return undefined;
     const identity = identityOf(row, row.authMethod, row.locale, {
       key: row.sessionKey,
@@ -116,7 +120,7 @@ export class SessionService {
   /** Ends the session a token belongs to; unknown tokens are ignored. */
   /** Ends the session of a token; the user it was, if any. In `tx` when given. */
   endByToken(token: string, tx?: Transaction): Promise<SessionUser | undefined> {
-    return this.sessions.deleteByToken(sha256(token), tx);
+    return this.sessions.deleteByToken(SIGN_IN, sha256(token), tx);
   }
 
   /** Ends a user's sessions but one; in `tx` when given (a user's update). */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiKeyService } from '../auth/api-key.service';
+import { identityOf } from '../auth/identity.mapper';
 import { CLI_ACTOR } from '../changes/change-log.service';
 import { Transactions } from '../database/transactions.service';
 import { OrganizationService } from '../directory/organization.service';
@@ -105,7 +106,8 @@ export class AdminCommandsService {
     const expiresAt = command.expiresInDays
       ? new Date(Date.now() + command.expiresInDays * DAY_MS)
       : undefined;
-    const created = await this.apiKeys.create(user.key, command.keyName, expiresAt, CLI_ACTOR);
+    const holder = identityOf(user, 'api-key', user.locale);
+    const created = await this.apiKeys.create(holder, command.keyName, expiresAt, CLI_ACTOR);
     const expiry = created.expiresAt ? `expires ${created.expiresAt.toISOString()}` : 'no expiry';
     return {
       // Alone on stdout, so `KEY=$(... apikey:create ...)` captures exactly the secret.

@@ -8,16 +8,22 @@ import { Transactions } from './transactions.service';
 /** The Sql the snapshot tool hands the repositories: it notes each statement sent. */
 @Injectable()
 export class RecordingSql extends Sql {
-  statements: string[] = [];
+  statements: SentStatement[] = [];
 
   protected override send<T>(
     text: string,
     values: unknown[],
     tx?: Transaction,
   ): Promise<StatementResult<T>> {
-    this.statements.push(text);
+    this.statements.push({ text, values });
     return super.send<T>(text, values, tx);
   }
+}
+
+/** A statement as sent: its text and its values. */
+export interface SentStatement {
+  text: string;
+  values: unknown[];
 }
 
 /** The providers that put RecordingSql in Sql's place. */
@@ -30,7 +36,9 @@ export const RECORDING_SQL: Provider[] = [
 export interface RecordedCall {
   label: string;
   params: unknown[];
-  statements: string[];
+  statements: SentStatement[];
+  /** What the snapshot says of the call besides (its tenancy). */
+  note?: string;
 }
 
 const OWNER = 'id_organization, id_business_unit, id_user';
@@ -99,13 +107,21 @@ export async function recordCalls(
   return recorded;
 }
 
-/** The snapshot file of one repository: each call, its arguments and its statements. */
-export function formatSnapshot(source: string, calls: RecordedCall[]): string {
-  const sections = calls.map(({ label, params, statements }) =>
+/**
+ * The snapshot file of one repository: each call, its arguments (as `describe` words the
+ * ones it knows, a tenant say), its note, and its statements.
+ */
+export function formatSnapshot(
+  source: string,
+  calls: RecordedCall[],
+  describe: (value: unknown) => string | undefined = () => undefined,
+): string {
+  const sections = calls.map(({ label, params, statements, note }) =>
     [
       `-- ${label}`,
-      `-- arguments: ${params.map(describeValue).join(', ')}`,
-      ...statements.map((text) => `${dedent(text)};`),
+      `-- arguments: ${params.map((value) => describe(value) ?? describeValue(value)).join(', ')}`,
+      ...(note ? [`-- ${note}`] : []),
+      ...statements.map(({ text }) => `${dedent(text)};`),
     ].join('\n'),
   );
   return [`-- The SQL of ${source}: written by npm run sql:generate, checked by CI.`, ...sections]

@@ -1,5 +1,5 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
-import { AccessService } from '../access/access.service';
+import { tenantOf } from '../access/access.tenant';
 import { Identity } from '../common/identity';
 import { JobQueue } from '../queue/job-queue.service';
 import { FailedJobRow, JobsRepository } from '../queue/jobs.repository';
@@ -14,7 +14,6 @@ export const FAILED_JOBS_LIMIT = 200;
 @Injectable()
 export class JobsService {
   constructor(
-    private readonly access: AccessService,
     private readonly repository: JobsRepository,
     private readonly queue: JobQueue,
   ) {}
@@ -25,12 +24,12 @@ export class JobsService {
         `limit must be between 1 and ${FAILED_JOBS_LIMIT}, not ${limit}`,
       );
     }
-    return this.repository.failed(this.access.tenantOf(identity), limit);
+    return this.repository.failed(tenantOf(identity), limit);
   }
 
   /** Tries the job once more, at once. */
   async retry(identity: Identity, id: string): Promise<void> {
-    const queue = await this.repository.queueOfFailed(this.access.tenantOf(identity), id);
+    const queue = await this.repository.queueOfFailed(tenantOf(identity), id);
     if (!queue) throw new NotFoundException(`No failed job ${id} of your organization`);
     await this.queue.retry(queue, [id]);
   }

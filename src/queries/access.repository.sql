@@ -1,7 +1,8 @@
 -- The SQL of src/access/access.repository.ts: written by npm run sql:generate, checked by CI.
 
 -- AccessRepository.grantsOf
--- arguments: 1, {"organizationKey":1}
+-- arguments: 1, <tenant 1>
+-- tenancy: bound to its tenant
 SELECT
   (SELECT coalesce(json_agg(json_build_object('id_role', p.id_role,
   'entity_name', p.entity_name, 'create', p."create", 'read', p.read,
@@ -17,7 +18,8 @@ SELECT
   WHERE ur.id_parent_user = $1 AND ur.id_organization = $2) AS roles;
 
 -- AccessRepository.unitTree
--- arguments: 1, {"organizationKey":1}
+-- arguments: 1, <tenant 1>
+-- tenancy: bound to its tenant
 WITH RECURSIVE tree AS (
   SELECT key FROM business_unit WHERE key = $1 AND id_organization = $2
   UNION

@@ -1,7 +1,8 @@
 -- The SQL of src/changes/change-feed.repository.ts: written by npm run sql:generate, checked by CI.
 
 -- ChangeFeedRepository.childEntries
--- arguments: {"purpose":"event-dispatch"}, [1], <transaction>
+-- arguments: <system scope event-dispatch>, [1], <transaction>
+-- tenancy: across organizations: system scope event-dispatch
 SELECT key, date_created AS "dateCreated", operation, entity,
   record_key AS "recordKey", id_parent_entry AS "idParentEntry", changes, detail,
   id_actor AS "idActor", actor_name AS "actorName", via, request_id AS "requestId",
@@ -12,7 +13,8 @@ SELECT key, date_created AS "dateCreated", operation, entity,
   ORDER BY key;
 
 -- ChangeFeedRepository.entries
--- arguments: {"purpose":"event-dispatch"}, [1], <transaction>
+-- arguments: <system scope event-dispatch>, [1], <transaction>
+-- tenancy: across organizations: system scope event-dispatch
 SELECT key, date_created AS "dateCreated", operation, entity,
   record_key AS "recordKey", id_parent_entry AS "idParentEntry", changes, detail,
   id_actor AS "idActor", actor_name AS "actorName", via, request_id AS "requestId",
@@ -24,7 +26,8 @@ SELECT key, date_created AS "dateCreated", operation, entity,
 SELECT pg_snapshot_xmin(pg_current_snapshot())::text::int8 AS xmin;
 
 -- ChangeFeedRepository.recordEntries
--- arguments: {"purpose":"event-dispatch"}, {"from":1,"to":100,"after":0}, ["created"], 500, <transaction>
+-- arguments: <system scope event-dispatch>, {"from":1,"to":100,"after":0}, ["created"], 500, <transaction>
+-- tenancy: across organizations: system scope event-dispatch
 SELECT key, date_created AS "dateCreated", operation, entity,
   record_key AS "recordKey", id_parent_entry AS "idParentEntry", changes, detail,
   id_actor AS "idActor", actor_name AS "actorName", via, request_id AS "requestId",
@@ -35,7 +38,8 @@ SELECT key, date_created AS "dateCreated", operation, entity,
   ORDER BY key LIMIT $5;
 
 -- ChangeFeedRepository.unread
--- arguments: {"purpose":"event-dispatch"}, {"from":1,"to":100,"after":0}, ["invoice"], [1], ["created"], 10, <transaction>
+-- arguments: <system scope event-dispatch>, {"from":1,"to":100,"after":0}, ["invoice"], [1], ["created"], 10, <transaction>
+-- tenancy: across organizations: system scope event-dispatch
 SELECT root_entity AS "rootEntity", root_key AS "rootKey", key FROM change_log
   WHERE transaction_id >= $1 AND NOT (transaction_id < $2 AND key <= $3)
   AND root_entity = ANY($4::text[]) AND root_key = ANY($5::int8[])

@@ -1,7 +1,8 @@
 -- The SQL of src/changes/change-log.repository.ts: written by npm run sql:generate, checked by CI.
 
 -- ChangeLogRepository.childEntries
--- arguments: {"organizationKey":1}, "invoice", 1, [1], 0
+-- arguments: <tenant 1>, "invoice", 1, [1], 0
+-- tenancy: bound to its tenant
 SELECT key, date_created AS "dateCreated", operation, entity,
   record_key AS "recordKey", id_parent_entry AS "idParentEntry", changes, detail,
   id_actor AS "idActor", actor_name AS "actorName", via, request_id AS "requestId",
@@ -23,7 +24,8 @@ SET LOCAL lock_timeout = '2s';
 DROP TABLE IF EXISTS "change_log_2026_01";
 
 -- ChangeLogRepository.entriesUntil
--- arguments: {"organizationKey":1}, "invoice", 1, 1970-01-01T00:00:00.000Z
+-- arguments: <tenant 1>, "invoice", 1, 1970-01-01T00:00:00.000Z
+-- tenancy: bound to its tenant
 SELECT key, date_created AS "dateCreated", operation, entity,
   record_key AS "recordKey", id_parent_entry AS "idParentEntry", changes, detail,
   id_actor AS "idActor", actor_name AS "actorName", via, request_id AS "requestId",
@@ -33,7 +35,8 @@ SELECT key, date_created AS "dateCreated", operation, entity,
   ORDER BY key;
 
 -- ChangeLogRepository.insert
--- arguments: {"purpose":"change-log"}, [{"ord":0,"parentOrd":null,"operation":"created","entity":"organization","recordKey":1,"rootEntity":"organization","rootKey":1,"organizationKey":1,"businessUnitKey":1,"userKey":1,"changes":{},"detail":null,"actorKey":1,"actorName":"admin","via":"cli","requestId":null}], <transaction>
+-- arguments: <system scope change-log>, [{"ord":0,"parentOrd":null,"operation":"created","entity":"organization","recordKey":1,"rootEntity":"organization","rootKey":1,"organizationKey":1,"businessUnitKey":1,"userKey":1,"changes":{},"detail":null,"actorKey":1,"actorName":"admin","via":"cli","requestId":null}], <transaction>
+-- tenancy: across organizations: system scope change-log
 WITH v AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS v(ord int4, "parentOrd" int4,
   operation text, entity text, "recordKey" int8, "rootEntity" text, "rootKey" int8,
@@ -54,7 +57,8 @@ WITH v AS (
   ORDER BY n.ord;
 
 -- ChangeLogRepository.latestWrite
--- arguments: {"organizationKey":1}, "invoice", 1, ["deleted"]
+-- arguments: <tenant 1>, "invoice", 1, ["deleted"]
+-- tenancy: bound to its tenant
 SELECT key, date_created AS "dateCreated", operation, entity,
   record_key AS "recordKey", id_parent_entry AS "idParentEntry", changes, detail,
   id_actor AS "idActor", actor_name AS "actorName", via, request_id AS "requestId",
@@ -71,11 +75,13 @@ SELECT c.relname AS name FROM pg_inherits i
   WHERE i.inhparent = 'change_log'::regclass ORDER BY c.relname;
 
 -- ChangeLogRepository.purge
--- arguments: {"organizationKey":1}, "invoice", 1, <transaction>
+-- arguments: <tenant 1>, "invoice", 1, <transaction>
+-- tenancy: bound to its tenant
 DELETE FROM change_log WHERE root_entity = $1 AND root_key = $2 AND id_organization = $3;
 
 -- ChangeLogRepository.recordEntries
--- arguments: {"organizationKey":1}, "invoice", 1, {"operations":["updated"],"hidden":["signed_in"]}, 50
+-- arguments: <tenant 1>, "invoice", 1, {"operations":["updated"],"hidden":["signed_in"]}, 50
+-- tenancy: bound to its tenant
 SELECT key, date_created AS "dateCreated", operation, entity,
   record_key AS "recordKey", id_parent_entry AS "idParentEntry", changes, detail,
   id_actor AS "idActor", actor_name AS "actorName", via, request_id AS "requestId",

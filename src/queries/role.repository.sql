@@ -1,14 +1,16 @@
 -- The SQL of src/directory/role.repository.ts: written by npm run sql:generate, checked by CI.
 
 -- RoleRepository.grantRoles
--- arguments: {"organizationKey":1}, 1, {"organizationKey":1,"businessUnitKey":1,"userKey":1}, ["reader"], <transaction>
+-- arguments: <tenant 1>, 1, {"organizationKey":1,"businessUnitKey":1,"userKey":1}, ["reader"], <transaction>
+-- tenancy: bound to its tenant
 SELECT key, name FROM role WHERE id_organization = $1 AND name = ANY($2::text[]);
 INSERT INTO user_role (id_parent_user, id_role, id_organization, id_business_unit, id_user)
   SELECT $1, role_key, $3, $4, $5 FROM unnest($2::int8[]) AS role_key
   ON CONFLICT (id_parent_user, id_role) DO NOTHING;
 
 -- RoleRepository.insertMemberRole
--- arguments: {"organizationKey":1}, {"organizationKey":1,"businessUnitKey":1,"userKey":1}, [{"entity":"account","property":"credit_limit"}], <transaction>
+-- arguments: <tenant 1>, {"organizationKey":1,"businessUnitKey":1,"userKey":1}, [{"entity":"account","property":"credit_limit"}], <transaction>
+-- tenancy: bound to its tenant
 WITH r AS (
   INSERT INTO role (name, description, id_organization, id_business_unit, id_user)
   VALUES ($1, 'Organization depth on every entity type', $2, $3, $4) RETURNING key),

@@ -5,7 +5,8 @@
 DELETE FROM session WHERE key = $1;
 
 -- SessionRepository.deleteByToken
--- arguments: "sha256", <transaction>
+-- arguments: <system scope sign-in>, "sha256", <transaction>
+-- tenancy: across organizations: system scope sign-in
 WITH gone AS (
   DELETE FROM session WHERE token_hash = $1 OR previous_token_hash = $1 RETURNING id_user
   )
@@ -23,7 +24,8 @@ DELETE FROM session
 DELETE FROM session WHERE id_user = $1 AND key IS DISTINCT FROM $2;
 
 -- SessionRepository.find
--- arguments: "sha256", {"idleSeconds":1800,"rotateSeconds":900,"touchSeconds":30}
+-- arguments: <system scope sign-in>, "sha256", {"idleSeconds":1800,"rotateSeconds":900,"touchSeconds":30}
+-- tenancy: across organizations: system scope sign-in
 WITH found AS (
   SELECT s.key AS "sessionKey", s.csrf_token AS "csrfToken", s.auth_method AS "authMethod",
   s.locale, s.token_hash = $1 AS "isCurrentToken",

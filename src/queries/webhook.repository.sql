@@ -1,13 +1,14 @@
 -- The SQL of src/webhooks/webhook.repository.ts: written by npm run sql:generate, checked by CI.
 
 -- WebhookRepository.byJobs
--- arguments: {"purpose":"webhook-delivery"}, ["00000000-0000-0000-0000-000000000000"]
+-- arguments: <system scope webhook-delivery>, ["00000000-0000-0000-0000-000000000000"]
 SELECT d.key, d.id_webhook AS "idWebhook", d.job_id AS "jobId",
   d.event_id AS "eventId", d.event_type AS "eventType", d.state, d.attempts,
   d.replay_of AS "replayOf", d.created_at AS "createdAt", d.payload FROM webhook_delivery d WHERE d.job_id = ANY($1::uuid[]);
 
 -- WebhookRepository.deliveries
--- arguments: {"organizationKey":1}, 1, null, 50
+-- arguments: <tenant 1>, 1, null, 50
+-- tenancy: bound to its tenant
 SELECT d.key, d.id_webhook AS "idWebhook", d.job_id AS "jobId",
   d.event_id AS "eventId", d.event_type AS "eventType", d.state, d.attempts,
   d.replay_of AS "replayOf", d.created_at AS "createdAt",
@@ -20,7 +21,8 @@ SELECT d.key, d.id_webhook AS "idWebhook", d.job_id AS "jobId",
   ORDER BY d.key DESC LIMIT $3;
 
 -- WebhookRepository.delivery
--- arguments: {"organizationKey":1}, 1, 1
+-- arguments: <tenant 1>, 1, 1
+-- tenancy: bound to its tenant
 SELECT d.key, d.id_webhook AS "idWebhook", d.job_id AS "jobId",
   d.event_id AS "eventId", d.event_type AS "eventType", d.state, d.attempts,
   d.replay_of AS "replayOf", d.created_at AS "createdAt", d.payload FROM webhook_delivery d
@@ -28,11 +30,13 @@ SELECT d.key, d.id_webhook AS "idWebhook", d.job_id AS "jobId",
   WHERE d.id_webhook = $1 AND d.key = $2;
 
 -- WebhookRepository.exists
--- arguments: {"organizationKey":1}, 1
+-- arguments: <tenant 1>, 1
+-- tenancy: bound to its tenant
 SELECT 1 FROM webhook WHERE key = $1 AND id_organization = $2;
 
 -- WebhookRepository.failed
--- arguments: {"purpose":"webhook-delivery"}, 1, 100, "failed", <transaction>
+-- arguments: <system scope webhook-delivery>, 1, 100, "failed", <transaction>
+-- tenancy: across organizations: system scope webhook-delivery
 UPDATE webhook SET failures_in_row = failures_in_row + 1,
   active = active AND failures_in_row + 1 < $2,
   disabled_reason = CASE WHEN active AND failures_in_row + 1 >= $2 THEN $3
@@ -41,7 +45,8 @@ UPDATE webhook SET failures_in_row = failures_in_row + 1,
   RETURNING disabled_reason = $3 AND failures_in_row = $2 AS "turnedOff";
 
 -- WebhookRepository.insert
--- arguments: {"organizationKey":1}, {"idWebhook":1,"jobId":"00000000-0000-0000-0000-000000000000","eventId":"1","eventType":"account.created","payload":{},"replayOf":null}, <transaction>
+-- arguments: <tenant 1>, {"idWebhook":1,"jobId":"00000000-0000-0000-0000-000000000000","eventId":"1","eventType":"account.created","payload":{},"replayOf":null}, <transaction>
+-- tenancy: bound to its tenant
 INSERT INTO webhook_delivery (id_webhook, job_id, event_id, event_type, payload, replay_of)
   SELECT key, $2, $3, $4, $5, $6 FROM webhook WHERE key = $1 AND id_organization = $7
   ON CONFLICT (job_id) DO UPDATE SET job_id = EXCLUDED.job_id
@@ -50,7 +55,8 @@ INSERT INTO webhook_delivery (id_webhook, job_id, event_id, event_type, payload,
   created_at AS "createdAt";
 
 -- WebhookRepository.recordAttempts
--- arguments: {"purpose":"webhook-delivery"}, [{"delivery":{"idWebhook":1,"jobId":"00000000-0000-0000-0000-000000000000","eventId":"1","eventType":"account.created","payload":{},"replayOf":null},"attempt":{"at":"2026-01-01T00:00:00.000Z","status":200,"durationMs":5},"state":"delivered"}], <transaction>
+-- arguments: <system scope webhook-delivery>, [{"delivery":{"idWebhook":1,"jobId":"00000000-0000-0000-0000-000000000000","eventId":"1","eventType":"account.created","payload":{},"replayOf":null},"attempt":{"at":"2026-01-01T00:00:00.000Z","status":200,"durationMs":5},"state":"delivered"}], <transaction>
+-- tenancy: across organizations: system scope webhook-delivery
 WITH saved AS (
   INSERT INTO webhook_delivery
   (id_webhook, job_id, event_id, event_type, payload, replay_of, attempts, state)
@@ -69,24 +75,28 @@ WITH saved AS (
   AND failures_in_row <> 0;
 
 -- WebhookRepository.routes
--- arguments: {"purpose":"webhook-delivery"}, <transaction>
+-- arguments: <system scope webhook-delivery>, <transaction>
+-- tenancy: across organizations: system scope webhook-delivery
 SELECT key, id_organization AS organization, events FROM webhook WHERE active;
 
 -- WebhookRepository.secret
--- arguments: {"organizationKey":1}, 1, <transaction>
+-- arguments: <tenant 1>, 1, <transaction>
+-- tenancy: bound to its tenant
 SELECT secret FROM webhook WHERE key = $1 AND id_organization = $2;
 
 -- WebhookRepository.setSecret
--- arguments: {"organizationKey":1}, 1, "whsec_c2VjcmV0", <transaction>
+-- arguments: <tenant 1>, 1, "whsec_c2VjcmV0", <transaction>
+-- tenancy: bound to its tenant
 UPDATE webhook SET secret = $2 WHERE key = $1 AND id_organization = $3
   RETURNING id_organization, id_business_unit, id_user;
 
 -- WebhookRepository.setState
--- arguments: {"purpose":"webhook-delivery"}, 1, "cancelled"
+-- arguments: <system scope webhook-delivery>, 1, "cancelled"
 UPDATE webhook_delivery SET state = $2 WHERE key = $1;
 
 -- WebhookRepository.targets
--- arguments: {"purpose":"webhook-delivery"}, [1]
+-- arguments: <system scope webhook-delivery>, [1]
+-- tenancy: across organizations: system scope webhook-delivery
 SELECT key, id_organization AS organization, id_business_unit AS "businessUnit",
   id_user AS owner, url, condition, active, secret, date_created AS "dateCreated"
   FROM webhook WHERE key = ANY($1::int8[]);

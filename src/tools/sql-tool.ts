@@ -9,13 +9,17 @@ import { formatSnapshot, RECORDING_SQL, recordCalls, RecordingSql } from '../dat
 import { onThrowawayDatabase } from '../database/throwaway-database';
 import { Transactions } from '../database/transactions.service';
 import { ModelModule } from '../model/model.module';
+import { AccessScope } from '../access/access.scope';
+import { describeTenancy, tablesOf, tenancyOf, tenancyProblem } from './sql-tenancy';
 
 /**
  * `npm run sql:generate` and `npm run sql:check`: the statements each repository sends,
  * as calls of its `@GenerateSql` methods send them on a throwaway database where the
  * migrations ran, in src/queries/<repository file>.sql. `generate` writes the files;
  * `check` fails when one would change, or names no repository any more (CI's drift
- * check), so a change to a repository's SQL shows in review as a diff of its file.
+ * check), so a change to a repository's SQL shows in review as a diff of its file. Both
+ * fail a statement on an organization-owned table whose call binds no tenant, or takes
+ * neither a tenant nor a named system scope (sql-tenancy.ts).
  */
 const SRC = resolve(__dirname, '..');
 const QUERIES = join(SRC, 'queries');
@@ -92,19 +96,55 @@ async function snapshotsOf(url: string, files: RepositoryFile[]): Promise<Map<st
     const repositories = context.get(Repositories);
     const sql = context.get(RecordingSql);
     const transactions = context.get(Transactions);
+    const owned = await organizationTables(sql);
     const snapshots = new Map<string, string>();
+    const problems: string[] = [];
     for (const { path, classes } of files) {
       const calls = [];
       for (const type of classes) {
         calls.push(...(await recordCalls(await repositories.make(type), sql, transactions)));
       }
+      for (const call of calls) {
+        const tenancy = tenancyOf(call.params);
+        for (const statement of call.statements) {
+          const problem = tenancyProblem(statement, tenancy, owned);
+          if (problem) problems.push(`${call.label} ${problem}`);
+        }
+        if (call.statements.some(({ text }) => tablesOf(text).some((t) => owned.has(t)))) {
+          call.note = `tenancy: ${describeTenancy(tenancy)}`;
+        }
+      }
       const source = relative(resolve(SRC, '..'), path);
-      snapshots.set(basename(path).replace(/\.ts$/, '.sql'), formatSnapshot(source, calls));
+      const text = formatSnapshot(source, calls, describeArgument);
+      snapshots.set(basename(path).replace(/\.ts$/, '.sql'), text);
+    }
+    if (problems.length > 0) {
+      throw new Error(`Statements that could cross organizations:\n  ${problems.join('\n  ')}`);
     }
     return snapshots;
   } finally {
     await context.close();
   }
+}
+
+/** The tables of the migrated schema that carry `id_organization`: organization-owned. */
+async function organizationTables(sql: RecordingSql): Promise<Set<string>> {
+  const rows = await sql.rows<{ name: string }>(
+    `SELECT table_name AS name FROM information_schema.columns
+      WHERE table_schema = 'public' AND column_name = 'id_organization'`,
+  );
+  sql.statements = [];
+  return new Set(rows.map((row) => row.name));
+}
+
+/** A tenant, a system scope or an access scope, as the snapshot names it. */
+function describeArgument(value: unknown): string | undefined {
+  const tenancy = tenancyOf([value]);
+  if (tenancy.kind === 'none') return undefined;
+  if (value instanceof AccessScope) return undefined; // <AccessScope>, as before
+  return tenancy.kind === 'tenant'
+    ? `<tenant ${tenancy.organizationKey}>`
+    : `<system scope ${tenancy.purpose}>`;
 }
 
 /**

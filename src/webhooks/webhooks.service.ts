@@ -1,7 +1,6 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { AccessService } from '../access/access.service';
-import type { Tenant } from '../access/access.tenant';
+import { tenantOf } from '../access/access.tenant';
 import { actorOf, ChangeLog } from '../changes/change-log.service';
 import { Identity } from '../common/identity';
 import { DataService } from '../data/data.service';
@@ -31,7 +30,6 @@ export const DELIVERIES_LIMIT = 200;
 export class WebhooksService {
   constructor(
     private readonly data: DataService,
-    private readonly access: AccessService,
     private readonly transactions: Transactions,
     private readonly changeLog: ChangeLog,
     private readonly repository: WebhookRepository,
@@ -55,7 +53,7 @@ export class WebhooksService {
     await this.assertManages(identity, key);
     const secret = newSecret();
     await this.transactions.run(async (tx) => {
-      const owner = await this.repository.setSecret(this.tenantOf(identity), key, secret, tx);
+      const owner = await this.repository.setSecret(tenantOf(identity), key, secret, tx);
       if (!owner) throw new NotFoundException(`No webhook ${key}`);
       // A secret changed is a right changed: who did it, never the secret.
       this.changeLog.record(tx, actorOf(identity), [
@@ -97,12 +95,12 @@ export class WebhooksService {
       );
     }
     await this.assertManages(identity, key);
-    return this.repository.deliveries(this.tenantOf(identity), key, before, limit);
+    return this.repository.deliveries(tenantOf(identity), key, before, limit);
   }
 
   async delivery(identity: Identity, key: number, deliveryKey: number): Promise<DeliveryRow> {
     await this.assertManages(identity, key);
-    const delivery = await this.repository.delivery(this.tenantOf(identity), key, deliveryKey);
+    const delivery = await this.repository.delivery(tenantOf(identity), key, deliveryKey);
     if (!delivery) throw new NotFoundException(`Webhook ${key} has no delivery ${deliveryKey}`);
     return delivery;
   }
@@ -121,7 +119,7 @@ export class WebhooksService {
     };
     return this.transactions.run(async (tx: Transaction) => {
       const row = await this.repository.insert(
-        this.tenantOf(identity),
+        tenantOf(identity),
         { ...delivery, idWebhook: key, jobId, replayOf: delivery.replayOf ?? null },
         tx,
       );
@@ -131,13 +129,9 @@ export class WebhooksService {
     });
   }
 
-  private tenantOf(identity: Identity): Tenant {
-    return this.access.tenantOf(identity);
-  }
-
   /** 404 unless the webhook is of the caller's organization (the routes require manage-webhooks). */
   private async assertManages(identity: Identity, key: number): Promise<void> {
-    if (!(await this.repository.exists(this.tenantOf(identity), key))) {
+    if (!(await this.repository.exists(tenantOf(identity), key))) {
       throw new NotFoundException(`No webhook ${key}`);
     }
   }

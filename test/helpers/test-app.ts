@@ -6,6 +6,7 @@ import { AppModule, AppOptions } from '../../src/app.module';
 import { createApp, initApp } from '../../src/app.setup';
 import { MEMBER_ROLE } from '../../src/directory/role.repository';
 import { ApiKeyService } from '../../src/auth/api-key.service';
+import { identityOf } from '../../src/auth/identity.mapper';
 import { OrganizationService } from '../../src/directory/organization.service';
 import { UserService } from '../../src/directory/user.service';
 import { validateEnvironment } from '../../src/config/environment';
@@ -186,7 +187,20 @@ export async function apiKeyUser(
 
 /** An API key for an existing user. */
 export async function apiKeyFor(testApp: TestApp, userKey: number): Promise<string> {
-  return (await testApp.app.get(ApiKeyService).create(userKey, 'test')).key;
+  const user = await testApp.dataSource.getRepository(User).findOneByOrFail({ key: userKey });
+  const holder = identityOf(
+    {
+      key: user.key,
+      userName: user.userName,
+      fullName: user.fullName,
+      idOrganization: Number(user.idOrganization),
+      idBusinessUnit: Number(user.idBusinessUnit),
+      isAdmin: user.isAdmin,
+    },
+    'api-key',
+    user.locale,
+  );
+  return (await testApp.app.get(ApiKeyService).create(holder, 'test')).key;
 }
 
 /** The seed's admin, who owns the demo rows, and an API key for them. */

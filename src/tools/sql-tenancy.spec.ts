@@ -1,0 +1,56 @@
+import { systemScope } from '../access/access.tenant';
+import { SAMPLE_SCOPES, SAMPLE_TENANT } from '../access/scope.samples';
+import { tablesOf, tenancyOf, tenancyProblem } from './sql-tenancy';
+
+const OWNED = new Set(['webhook', 'invoice', 'user']);
+
+describe('the SQL snapshots’ tenancy check', () => {
+  it('reads the tables a statement names, not functions, schemas or its CTEs’ columns', () => {
+    expect(
+      tablesOf(
+        `WITH r AS (INSERT INTO role (name) VALUES ($1) RETURNING key)
+         SELECT * FROM unnest($2::text[]) JOIN "user" u ON true
+           LEFT JOIN pgboss.job j ON true, r UPDATE ONLY webhook SET x = 1`,
+      ),
+    ).toEqual(['role', 'user', 'webhook']);
+  });
+
+  it('reads a call’s tenancy from its arguments', () => {
+    expect(tenancyOf([1, SAMPLE_TENANT])).toEqual({ kind: 'tenant', organizationKey: 1 });
+    expect(tenancyOf([SAMPLE_SCOPES.administrator])).toEqual({
+      kind: 'tenant',
+      organizationKey: 1,
+    });
+    expect(tenancyOf([systemScope('jobs'), 3])).toEqual({ kind: 'system', purpose: 'jobs' });
+    expect(tenancyOf([{ organizationKey: 1 }, 2])).toEqual({ kind: 'none' });
+  });
+
+  const tenant = { kind: 'tenant', organizationKey: 1 } as const;
+
+  it('passes a statement that binds the tenant’s id_organization', () => {
+    const bound = {
+      text: 'SELECT 1 FROM webhook WHERE key = $1 AND id_organization = $2',
+      values: [5, 1],
+    };
+    expect(tenancyProblem(bound, tenant, OWNED)).toBeUndefined();
+  });
+
+  it('refuses one that binds no tenant, or takes none', () => {
+    const unbound = { text: 'SELECT secret FROM webhook WHERE key = $1', values: [5] };
+    expect(tenancyProblem(unbound, tenant, OWNED)).toBe(
+      "touches webhook (organization-owned) and does not bind its tenant's id_organization",
+    );
+    expect(tenancyProblem(unbound, { kind: 'none' }, OWNED)).toBe(
+      'touches webhook (organization-owned) and takes no tenant, scope or system scope',
+    );
+  });
+
+  it('lets a system scope span organizations, and leaves other tables alone', () => {
+    const all = { text: 'SELECT key FROM webhook WHERE active', values: [] };
+    expect(
+      tenancyProblem(all, { kind: 'system', purpose: 'webhook-delivery' }, OWNED),
+    ).toBeUndefined();
+    const session = { text: 'DELETE FROM session WHERE key = $1', values: [1] };
+    expect(tenancyProblem(session, { kind: 'none' }, OWNED)).toBeUndefined();
+  });
+});
