@@ -1,4 +1,5 @@
-import { Injectable, Provider } from '@nestjs/common';
+import { INestApplicationContext, Injectable, Provider } from '@nestjs/common';
+import { AbstractLogger, DataSource, LogLevel, LogMessage } from 'typeorm';
 import { GENERATE_SQL, IN_TRANSACTION, SqlSnapshotCall } from './generate-sql';
 import { Sql } from './sql.service';
 import { StatementResult } from './statements';
@@ -133,7 +134,7 @@ export function formatSnapshot(
  * A statement without the indentation of the code it was written in (or spliced from):
  * its first line as it starts, the others two spaces in.
  */
-function dedent(text: string): string {
+export function dedent(text: string): string {
   const [first, ...rest] = text.trim().split('\n');
   return [first, ...rest.map((line) => `  ${line.trim()}`)].join('\n');
 }
@@ -148,4 +149,48 @@ function describeValue(value: unknown): string {
     return `<${constructor.name}>`;
   }
   return JSON.stringify(value);
+}
+
+/**
+ * Every statement an app's data source sends while recording: the entity store's and
+ * FETCH's too, which go past Sql (the data source's logger sees each; statements.ts).
+ */
+export class DataSourceRecorder extends AbstractLogger {
+  private statements?: SentStatement[];
+
+  private constructor(
+    private readonly dataSource: DataSource,
+    private readonly previous: DataSource['logger'],
+  ) {
+    super();
+  }
+
+  /** Put in the place of the app's data source's logger until `detach`. */
+  static attach(app: INestApplicationContext): DataSourceRecorder {
+    const dataSource = app.get(DataSource);
+    const recorder = new DataSourceRecorder(dataSource, dataSource.logger);
+    Object.defineProperty(dataSource, 'logger', { value: recorder, configurable: true });
+    return recorder;
+  }
+
+  detach(): void {
+    Object.defineProperty(this.dataSource, 'logger', { value: this.previous, configurable: true });
+  }
+
+  async record(work: () => Promise<unknown>): Promise<SentStatement[]> {
+    const statements: SentStatement[] = [];
+    this.statements = statements;
+    try {
+      await work();
+    } finally {
+      this.statements = undefined;
+    }
+    return statements;
+  }
+
+  override logQuery(query: string, parameters?: unknown[]): void {
+    this.statements?.push({ text: query, values: parameters ?? [] });
+  }
+
+  protected writeLog(_level: LogLevel, _message: LogMessage | string | number): void {}
 }

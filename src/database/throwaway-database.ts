@@ -32,6 +32,25 @@ export async function onThrowawayDatabase<T>(work: (url: string) => Promise<T>):
   }
 }
 
+/** A new, empty database `name` on the server of `url`; its URL. */
+export async function newDatabaseOn(url: string, name: string): Promise<string> {
+  const options = {
+    ...buildDataSourceOptions({ url, poolSize: 1 }),
+    migrationsRun: false,
+    entities: [],
+  };
+  const dataSource = new DataSource(options);
+  await dataSource.initialize();
+  try {
+    await dataSource.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await dataSource.destroy();
+  }
+  const other = new URL(url);
+  other.pathname = `/${name}`;
+  return other.toString();
+}
+
 /**
  * The difference between `entities` and what the migrations build, on a throwaway
  * database: the statements a migration would need.

@@ -66,7 +66,8 @@ export class DemoSeedRepository {
     );
     await this.sql.run(
       `UPDATE invoice_line l ${set} FROM invoice i
-        WHERE l.id_invoice = i.key AND i.id_account = ANY($1::int8[]) AND ${tenantOf('l')}`,
+        WHERE l.id_invoice = i.key AND i.id_account = ANY($1::int8[])
+          AND ${tenantOf('l')} AND ${tenantOf('i')}`,
       values,
       tx,
     );

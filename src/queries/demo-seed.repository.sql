@@ -14,4 +14,5 @@ UPDATE account a SET id_user = $2, id_business_unit = $3 WHERE a.key = ANY($1::i
 UPDATE contact c SET id_user = $2, id_business_unit = $3 WHERE c.id_account = ANY($1::int8[]) AND c.id_organization = $4;
 UPDATE invoice i SET id_user = $2, id_business_unit = $3 WHERE i.id_account = ANY($1::int8[]) AND i.id_organization = $4;
 UPDATE invoice_line l SET id_user = $2, id_business_unit = $3 FROM invoice i
-  WHERE l.id_invoice = i.key AND i.id_account = ANY($1::int8[]) AND l.id_organization = $4;
+  WHERE l.id_invoice = i.key AND i.id_account = ANY($1::int8[])
+  AND l.id_organization = $4 AND i.id_organization = $4;

@@ -13,7 +13,8 @@ SELECT v.id_file AS "fileKey", v.key AS "versionKey", v.version, v.name,
   v.content_type AS "contentType", v.size, v.sha256, v.driver, v.date_created AS "dateCreated" FROM file f
   JOIN file_version v
   ON v.id_file = f.key AND v.version = coalesce($1::int4, f.latest_version)
-  WHERE f.key = $2::int8 AND f."id_organization" = $3::int8;
+  AND v.id_organization = $2::int8
+  WHERE f.key = $3::int8 AND f."id_organization" = $4::int8;
 
 -- FileRepository.findVersion (own files)
 -- arguments: 1, 2, <AccessScope>
@@ -22,14 +23,16 @@ SELECT v.id_file AS "fileKey", v.key AS "versionKey", v.version, v.name,
   v.content_type AS "contentType", v.size, v.sha256, v.driver, v.date_created AS "dateCreated" FROM file f
   JOIN file_version v
   ON v.id_file = f.key AND v.version = coalesce($1::int4, f.latest_version)
-  WHERE f.key = $2::int8 AND f."id_organization" = $3::int8 AND f."id_user" = $4::int8;
+  AND v.id_organization = $2::int8
+  WHERE f.key = $3::int8 AND f."id_organization" = $4::int8 AND f."id_user" = $5::int8;
 
 -- FileRepository.listVersions
 -- arguments: 1, <AccessScope>
 -- tenancy: bound to its tenant
 SELECT v.id_file AS "fileKey", v.key AS "versionKey", v.version, v.name,
-  v.content_type AS "contentType", v.size, v.sha256, v.driver, v.date_created AS "dateCreated" FROM file f JOIN file_version v ON v.id_file = f.key
-  WHERE f.key = $1::int8 AND f."id_organization" = $2::int8 AND f."id_user" = $3::int8
+  v.content_type AS "contentType", v.size, v.sha256, v.driver, v.date_created AS "dateCreated" FROM file f
+  JOIN file_version v ON v.id_file = f.key AND v.id_organization = $1::int8
+  WHERE f.key = $2::int8 AND f."id_organization" = $3::int8 AND f."id_user" = $4::int8
   ORDER BY v.version;
 
 -- FileRepository.record (new file)

@@ -81,6 +81,7 @@ export class FileRepository {
       `SELECT ${VERSION_COLUMNS} FROM file f
          JOIN file_version v
            ON v.id_file = f.key AND v.version = coalesce(${params.bind(version ?? null, 'int4')}, f.latest_version)
+          AND ${this.ofTenant(scope, 'v', params)}
         WHERE f.key = ${params.bind(fileKey, 'int8')} AND ${this.readable(scope, params)}`,
       params.values,
     );
@@ -91,7 +92,8 @@ export class FileRepository {
   listVersions(fileKey: number, scope: AccessScope): Promise<VersionRecord[]> {
     const params = new SqlParameters();
     return this.sql.rows(
-      `SELECT ${VERSION_COLUMNS} FROM file f JOIN file_version v ON v.id_file = f.key
+      `SELECT ${VERSION_COLUMNS} FROM file f
+         JOIN file_version v ON v.id_file = f.key AND ${this.ofTenant(scope, 'v', params)}
         WHERE f.key = ${params.bind(fileKey, 'int8')} AND ${this.readable(scope, params)}
         ORDER BY v.version`,
       params.values,
@@ -160,6 +162,11 @@ export class FileRepository {
 
   private readable(scope: AccessScope, params: SqlParameters): string {
     return scope.rows(this.type, 'read', 'f', params);
+  }
+
+  /** A version's rows are its file's organization's: bound as its own, for each statement. */
+  private ofTenant(scope: AccessScope, alias: string, params: SqlParameters): string {
+    return `${alias}.id_organization = ${params.bind(scope.tenant.organizationKey, 'int8')}`;
   }
 
   /** Which of these bytes a version of any organization names, on `driver`. */

@@ -38,10 +38,36 @@ describe('the SQL snapshots’ tenancy check', () => {
   it('refuses one that binds no tenant, or takes none', () => {
     const unbound = { text: 'SELECT secret FROM webhook WHERE key = $1', values: [5] };
     expect(tenancyProblem(unbound, tenant, OWNED)).toBe(
-      "touches webhook (organization-owned) and does not bind its tenant's id_organization",
+      "touches webhook (organization-owned) and does not bind its tenant's id_organization there",
     );
     expect(tenancyProblem(unbound, { kind: 'none' }, OWNED)).toBe(
       'touches webhook (organization-owned) and takes no tenant, scope or system scope',
+    );
+  });
+
+  it('wants each organization-owned table of a statement bound, by its alias', () => {
+    const linked = {
+      text: `SELECT t0.key FROM "invoice" t0 INNER JOIN "user" t1 ON t1.key = t0.id_user
+              WHERE t0."id_organization" = $1::int8`,
+      values: [1],
+    };
+    expect(tenancyProblem(linked, tenant, OWNED)).toBe(
+      "touches user t1 (organization-owned) and does not bind its tenant's id_organization there",
+    );
+    const both = { ...linked, text: `${linked.text} AND t1."id_organization" = $1::int8` };
+    expect(tenancyProblem(both, tenant, OWNED)).toBeUndefined();
+    // Bound to another organization than the tenant's: not bound.
+    expect(tenancyProblem({ ...both, values: [2] }, tenant, OWNED)).toMatch(/does not bind/);
+  });
+
+  it('wants an INSERT to write the tenant into id_organization', () => {
+    const insert = {
+      text: 'INSERT INTO "invoice" ("number", "id_organization") VALUES ($1, $2)',
+      values: ['INV-1', 1],
+    };
+    expect(tenancyProblem(insert, tenant, OWNED)).toBeUndefined();
+    expect(tenancyProblem({ ...insert, values: ['INV-1', 2] }, tenant, OWNED)).toMatch(
+      /does not bind/,
     );
   });
 

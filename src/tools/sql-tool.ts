@@ -6,11 +6,20 @@ import { appEntities } from '../app.module';
 import { DatabaseModule } from '../database/database.module';
 import { GENERATE_SQL } from '../database/generate-sql';
 import { formatSnapshot, RECORDING_SQL, recordCalls, RecordingSql } from '../database/sql-snapshot';
-import { onThrowawayDatabase } from '../database/throwaway-database';
+import { newDatabaseOn, onThrowawayDatabase } from '../database/throwaway-database';
 import { Transactions } from '../database/transactions.service';
 import { ModelModule } from '../model/model.module';
 import { AccessScope } from '../access/access.scope';
-import { describeTenancy, tablesOf, tenancyOf, tenancyProblem } from './sql-tenancy';
+import { scenarioSnapshots } from './sql-scenarios';
+import {
+  crossingError,
+  describeTenancy,
+  ORGANIZATION_TABLES,
+  tablesOf,
+  tenancyOf,
+  TenancyContext,
+  tenancyProblem,
+} from './sql-tenancy';
 
 /**
  * `npm run sql:generate` and `npm run sql:check`: the statements each repository sends,
@@ -23,6 +32,11 @@ import { describeTenancy, tablesOf, tenancyOf, tenancyProblem } from './sql-tena
  */
 const SRC = resolve(__dirname, '..');
 const QUERIES = join(SRC, 'queries');
+
+/** What the repositories' pass found: their snapshots, and what the scenarios' check needs. */
+interface RepositorySnapshots extends TenancyContext {
+  snapshots: Map<string, string>;
+}
 
 interface RepositoryFile {
   path: string;
@@ -59,7 +73,14 @@ async function main([command]: string[]): Promise<number> {
     return 2;
   }
   const files = await repositoryFiles(SRC);
-  const snapshots = await onThrowawayDatabase((url) => snapshotsOf(url, files));
+  const snapshots = await onThrowawayDatabase(async (url) => {
+    const repositories = await snapshotsOf(url, files);
+    // The requests' statements, on a database of their own: the repositories' calls
+    // empty every table.
+    const scenarios = await scenarioSnapshots(await newDatabaseOn(url, 'scenarios'), repositories);
+    const { snapshots } = repositories;
+    return new Map([...snapshots, ...scenarios]);
+  });
   if (command === 'generate') {
     await rm(QUERIES, { recursive: true, force: true });
     await mkdir(QUERIES, { recursive: true });
@@ -76,7 +97,7 @@ async function main([command]: string[]): Promise<number> {
   }
   stale.push(...[...written].map((name) => `${name} names no repository`));
   if (stale.length === 0) {
-    console.log(`The SQL snapshots agree with the ${snapshots.size} repositories.`);
+    console.log(`The SQL snapshots agree: ${snapshots.size} files.`);
     return 0;
   }
   console.error(
@@ -86,8 +107,11 @@ async function main([command]: string[]): Promise<number> {
   return 1;
 }
 
-/** Each repository file's snapshot text, by snapshot file name. */
-async function snapshotsOf(url: string, files: RepositoryFile[]): Promise<Map<string, string>> {
+/**
+ * Each repository file's snapshot text, by snapshot file name; and the statements of calls
+ * under a system scope, with its purpose (those a request's statements may hold).
+ */
+async function snapshotsOf(url: string, files: RepositoryFile[]): Promise<RepositorySnapshots> {
   const context = await NestFactory.createApplicationContext(SqlToolModule.forRoot(url), {
     logger: false,
     abortOnError: false,
@@ -98,6 +122,7 @@ async function snapshotsOf(url: string, files: RepositoryFile[]): Promise<Map<st
     const transactions = context.get(Transactions);
     const owned = await organizationTables(sql);
     const snapshots = new Map<string, string>();
+    const systemTexts = new Map<string, string>();
     const problems: string[] = [];
     for (const { path, classes } of files) {
       const calls = [];
@@ -113,15 +138,16 @@ async function snapshotsOf(url: string, files: RepositoryFile[]): Promise<Map<st
         if (call.statements.some(({ text }) => tablesOf(text).some((t) => owned.has(t)))) {
           call.note = `tenancy: ${describeTenancy(tenancy)}`;
         }
+        if (tenancy.kind === 'system') {
+          for (const { text } of call.statements) systemTexts.set(text, tenancy.purpose);
+        }
       }
       const source = relative(resolve(SRC, '..'), path);
       const text = formatSnapshot(source, calls, describeArgument);
       snapshots.set(basename(path).replace(/\.ts$/, '.sql'), text);
     }
-    if (problems.length > 0) {
-      throw new Error(`Statements that could cross organizations:\n  ${problems.join('\n  ')}`);
-    }
-    return snapshots;
+    if (problems.length > 0) throw crossingError(problems);
+    return { snapshots, systemTexts, owned };
   } finally {
     await context.close();
   }
@@ -129,10 +155,7 @@ async function snapshotsOf(url: string, files: RepositoryFile[]): Promise<Map<st
 
 /** The tables of the migrated schema that carry `id_organization`: organization-owned. */
 async function organizationTables(sql: RecordingSql): Promise<Set<string>> {
-  const rows = await sql.rows<{ name: string }>(
-    `SELECT table_name AS name FROM information_schema.columns
-      WHERE table_schema = 'public' AND column_name = 'id_organization'`,
-  );
+  const rows = await sql.rows<{ name: string }>(ORGANIZATION_TABLES);
   sql.statements = [];
   return new Set(rows.map((row) => row.name));
 }
