@@ -1,9 +1,26 @@
+import { Controller, Get, Module } from '@nestjs/common';
 import request from 'supertest';
+import { Requires } from '../src/access/requires.decorator';
+import { Public } from '../src/http/caller.decorators';
 import { JobQueue } from '../src/queue/job-queue.service';
 import { DELIVERY_QUEUE } from '../src/webhooks/webhook.repository';
 import { waitFor } from './helpers/postmaster';
 import { apiKeyUser, createTestApp, seedAdmin, TestApp } from './helpers/test-app';
 import { WebhookReceiver } from './helpers/webhook-receiver';
+
+/** A route both public and privileged: what the guard must not let an anonymous caller into. */
+@Controller('test-privileged')
+class PrivilegedTestController {
+  @Get('open')
+  @Public()
+  @Requires('manage-jobs')
+  open() {
+    return { opened: true };
+  }
+}
+
+@Module({ controllers: [PrivilegedTestController] })
+class PrivilegedTestModule {}
 
 type Method = 'get' | 'post';
 interface Operation {
@@ -27,7 +44,9 @@ describe('routes that need a named privilege', () => {
 
   beforeAll(async () => {
     await receiver.start();
-    t = await createTestApp({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', EVENTS_POLL_MS: '100' });
+    t = await createTestApp({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', EVENTS_POLL_MS: '100' }, [
+      PrivilegedTestModule,
+    ]);
     admin = (await seedAdmin(t)).key;
     member = (await apiKeyUser(t)).key;
     document = (await request(t.http).get('/docs-json').expect(200)).body;
@@ -151,11 +170,22 @@ describe('routes that need a named privilege', () => {
     );
     const expected = ROUTES.map(([, method, path]) => `${method} ${path}`);
     // Every type with a history documents its purge; the table above checks the invoice's.
-    const others = documented.filter((route) => !expected.includes(route));
+    const others = documented.filter(
+      (route) => !expected.includes(route) && route !== 'get /test-privileged/open',
+    );
     expect(
       others.every((route) => /^post \/rest\/entity\/\w+\/\{key\}\/history\/purge$/.test(route)),
     ).toBe(true);
     expect(expected.filter((route) => !documented.includes(route))).toEqual([]);
+  });
+
+  it('refuses a privileged route that is also public to an anonymous caller: 401', async () => {
+    const { status, body } = await request(t.http).get('/test-privileged/open');
+    expect({ status, body }).toEqual({
+      status: 401,
+      body: { detail: 'This route needs the privilege manage-jobs' },
+    });
+    await send('get', '/test-privileged/open', admin).expect(200);
   });
 
   it('tells the caller the privileges it holds', async () => {

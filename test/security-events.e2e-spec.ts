@@ -208,8 +208,16 @@ describe.each(HTTP_PLATFORMS)('security events on %s', (platform) => {
     expect(logged).not.toContain(hook.secret);
   });
 
-  it("logs a new organization's unit, its member role and the role's privileges", async () => {
-    const { organization } = await createOrganization(t);
+  it("logs a new organization's unit, its member role and the role's privileges, and its administrator made", async () => {
+    const { organization, admin } = await createOrganization(t);
+    // Another organization's: read from the database, as its own administrator would.
+    const adminEvents = await t.dataSource.query(
+      `SELECT detail FROM change_log
+        WHERE entity = 'user' AND record_key = $1 AND operation = 'roles_changed'`,
+      [admin.key],
+    );
+    // Made an administrator outside the entity API (the CLI, the first boot): a right granted.
+    expect(adminEvents).toEqual([{ detail: { created: 1 } }]);
     const rows: { operation: string; entity: string; detail: object | null }[] =
       await t.dataSource.query(
         `SELECT operation, entity, detail FROM change_log

@@ -130,10 +130,10 @@ export class AccessScope {
 
   /** Why the caller does not hold `privilege` (PRIVILEGES), or undefined when it does. */
   privilegeRefusal(privilege: Privilege): string | undefined {
+    // Administrators hold them all, whatever they derive from.
+    if (this.isAdministrator) return undefined;
     const { lets, rule } = PRIVILEGES[privilege];
-    if (rule === 'administrators') {
-      return this.isAdministrator ? undefined : `Only administrators may ${lets}`;
-    }
+    if (rule === 'administrators') return `Only administrators may ${lets}`;
     const type = this.typeNamed(rule.entity);
     const depth = type ? this.depthThroughApi(type, rule.action) : 'none';
     if (DEPTHS.indexOf(depth) >= DEPTHS.indexOf(rule.depth)) return undefined;

@@ -10,7 +10,7 @@ import { Grants } from './access.grants';
 import { AccessRepository } from './access.repository';
 import { Privilege, PRIVILEGE_NAMES } from './access.privileges';
 import { AccessScope } from './access.scope';
-import { issueTenant } from './access.tenant';
+import { tenantOf } from './access.tenant';
 
 /** Each Identity object's scope, kept on it (a scope refers to its Identity). */
 const SCOPES = new RequestMemo<Promise<AccessScope>>('access scope');
@@ -112,16 +112,13 @@ export class AccessService {
   private async loadGrants(identity: Identity): Promise<Grants> {
     const { privileges, fields, roles } = await this.repository.grantsOf(
       identity.userKey,
-      issueTenant(identity.organizationKey),
+      tenantOf(identity),
     );
     return new Grants(privileges, fields, roles);
   }
 
   private loadTree(identity: Identity): Promise<number[]> {
-    return this.repository.unitTree(
-      identity.businessUnitKey,
-      issueTenant(identity.organizationKey),
-    );
+    return this.repository.unitTree(identity.businessUnitKey, tenantOf(identity));
   }
 }
 

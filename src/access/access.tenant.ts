@@ -6,8 +6,9 @@ const ISSUED: unique symbol = Symbol('issued by access/');
 /**
  * The organization a statement is bound to. A repository method on an organization-owned
  * table takes one (or the AccessScope, which has the caller's) and binds its key itself;
- * only access/ makes one: a caller's scope, or a named system scope for a given
- * organization. A method without one does not compile.
+ * a method without one does not compile. Every tenant is made here, from a caller (its
+ * scope's, tenantOf(identity)) or by a named system scope for an organization it acts for
+ * (a job's, a new organization's): each of those calls is one a review can find.
  */
 export interface Tenant {
   readonly organizationKey: number;
@@ -25,8 +26,10 @@ export const SYSTEM_PURPOSES = {
   setup: 'the admin CLI and the first boot make and find organizations, units and users',
   /** The events' dispatcher: every organization's committed writes, in order. */
   'event-dispatch': "the events' dispatcher reads every organization's change log",
-  /** The change log's writer: each entry carries its record's owner. */
-  'change-log': "the change log's writer writes each entry with its record's owner",
+  /** The change log's writer and keeper: each entry carries its record's owner; a month's
+   * partition holds every organization's entries. */
+  'change-log':
+    "the change log's writer writes each entry with its record's owner, and its partitions hold every organization's",
   /** Webhook deliveries: the queue's jobs of every organization. */
   'webhook-delivery': 'webhook deliveries are worked from one queue for every organization',
   /** A job's run: its sender, of the organization the job names. */
@@ -53,9 +56,9 @@ export function issueTenant(organizationKey: number): Tenant {
 /**
  * The tenant of an authenticated caller (or of the user a job or the CLI acts for): its
  * organization's, as its AccessScope's is. For the repository calls of a service that has
- * the Identity and no scope.
+ * the caller's Identity and no scope.
  */
-export function tenantOf(identity: Pick<Identity, 'organizationKey' | 'userKey'>): Tenant {
+export function tenantOf(identity: Identity): Tenant {
   return issueTenant(identity.organizationKey);
 }
 

@@ -1,7 +1,6 @@
 import type { Identity } from '../common/identity';
 import { Grants } from './access.grants';
 import { AccessScope } from './access.scope';
-import { issueTenant } from './access.tenant';
 
 const CALLER = { userKey: 1, organizationKey: 1, businessUnitKey: 1 } as Identity;
 
@@ -32,4 +31,4 @@ export const SAMPLE_SCOPES = {
 };
 
 /** The tenant of the SQL snapshots' organization (1), for repositories that take one. */
-export const SAMPLE_TENANT = issueTenant(CALLER.organizationKey);
+export const SAMPLE_TENANT = SAMPLE_SCOPES.administrator.tenant;

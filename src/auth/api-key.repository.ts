@@ -58,7 +58,7 @@ export class ApiKeyRepository {
          RETURNING ${KEY_COLUMNS}, id_user
        )
        SELECT k.id, k.name, k."createdAt", k."expiresAt", k."lastUsedAt", ${KEY_USER_COLUMNS}
-         FROM k JOIN "user" u ON u.key = k.id_user`,
+         FROM k JOIN "user" u ON u.key = k.id_user AND u.id_organization = $5`,
       [userKey, name, secretHash, expiresAt, tenant.organizationKey],
       tx,
     );

@@ -43,7 +43,15 @@ export class AuthenticationGuard extends AuthGuard() {
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     await super.canActivate(context);
     const request = context.switchToHttp().getRequest<HttpRequest & { user?: Identity }>();
-    if (!request.user) return true; // public route, anonymous caller
+    const privilege = this.reflector.getAllAndOverride<Privilege | undefined>(REQUIRED_PRIVILEGE, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (!request.user) {
+      // A public route, an anonymous caller; a privilege is never an anonymous caller's.
+      if (privilege) throw new UnauthorizedException(`This route needs the privilege ${privilege}`);
+      return true;
+    }
     // The request's own copy: a strategy may hand several requests the same cached object,
     // and the access scope is worked out once per Identity object (AccessService.scopeOf).
     const identity = (request.user = { ...request.user, requestId: request.id });
@@ -58,10 +66,6 @@ export class AuthenticationGuard extends AuthGuard() {
         throw new ForbiddenException(`Missing or wrong ${CSRF_HEADER} header`);
       }
     }
-    const privilege = this.reflector.getAllAndOverride<Privilege | undefined>(REQUIRED_PRIVILEGE, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
     if (privilege) {
       const refusal = (await this.access.scopeOf(identity)).privilegeRefusal(privilege);
       if (refusal) throw new ForbiddenException(refusal);

@@ -5,9 +5,13 @@ import {
   OnApplicationBootstrap,
 } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { systemScope } from '../access/access.tenant';
 import type { Environment } from '../config/environment';
 import { Transactions } from '../database/transactions.service';
 import { ChangeLogRepository } from './change-log.repository';
+
+/** A month's partition holds every organization's entries. */
+const KEEPER = systemScope('change-log');
 
 /** How often the partitions are looked after: well within a month, cheap when idle. */
 const MAINTENANCE_MS = 6 * 60 * 60 * 1000;
@@ -56,12 +60,12 @@ export class ChangeLogPartitions implements OnApplicationBootstrap, BeforeApplic
     if (this.retentionMonths === undefined) return;
     // Kept: this month and the retentionMonths before it.
     const oldestKept = month(-this.retentionMonths).toISOString().slice(0, 7);
-    for (const name of await this.repository.partitionMonths()) {
+    for (const name of await this.repository.partitionMonths(KEEPER)) {
       if (name >= oldestKept) continue;
       const [year, monthNumber] = name.split('-').map(Number);
       const month = new Date(Date.UTC(year, monthNumber - 1, 1));
       try {
-        await this.transactions.run((tx) => this.repository.dropPartition(month, tx));
+        await this.transactions.run((tx) => this.repository.dropPartition(KEEPER, month, tx));
         this.logger.log(`Dropped the change log of ${name} (AUDIT_RETENTION_MONTHS)`);
       } catch (error) {
         // Busy (a long query holds the log): the next run drops it.
@@ -72,7 +76,7 @@ export class ChangeLogPartitions implements OnApplicationBootstrap, BeforeApplic
 
   private async createPartition(month: Date): Promise<void> {
     try {
-      await this.transactions.run((tx) => this.repository.createPartition(month, tx));
+      await this.transactions.run((tx) => this.repository.createPartition(KEEPER, month, tx));
     } catch (error) {
       // Entries of that month are in the default partition already: they stay there.
       this.logger.warn(

@@ -65,6 +65,9 @@ export const ENTRY_COLUMNS = `key, date_created AS "dateCreated", operation, ent
   transaction_id AS "transactionId", id_organization AS "idOrganization",
   id_business_unit AS "idBusinessUnit", id_user AS "idUser"`;
 
+/** A month's partition holds every organization's entries: made and dropped for them all. */
+const KEEPER = systemScope('change-log');
+
 /** `change_log_2026_11`: the partition of one month. */
 const PARTITION_NAME = /^change_log_(\d{4})_(\d{2})$/;
 
@@ -236,8 +239,8 @@ export class ChangeLogRepository {
   }
 
   /** The months that have a partition of their own, as `YYYY-MM`. */
-  @GenerateSql()
-  async partitionMonths(): Promise<string[]> {
+  @GenerateSql({ params: [KEEPER] })
+  async partitionMonths(_system: SystemScope): Promise<string[]> {
     const rows = await this.sql.rows<{ name: string }>(
       `SELECT c.relname AS name FROM pg_inherits i
          JOIN pg_class c ON c.oid = i.inhrelid
@@ -253,8 +256,8 @@ export class ChangeLogRepository {
    * The partition of the month starting at `month` (UTC). A month whose rows already went
    * to the default partition (the server ran past its partitions) keeps them there.
    */
-  @GenerateSql({ params: [new Date(Date.UTC(2026, 0, 1)), IN_TRANSACTION] })
-  async createPartition(month: Date, tx: Transaction): Promise<void> {
+  @GenerateSql({ params: [KEEPER, new Date(Date.UTC(2026, 0, 1)), IN_TRANSACTION] })
+  async createPartition(_system: SystemScope, month: Date, tx: Transaction): Promise<void> {
     const next = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1));
     await this.briefLock(tx);
     // DDL takes no parameters: the bounds are dates this server formats, never input.
@@ -267,8 +270,8 @@ export class ChangeLogRepository {
   }
 
   /** Drops the partition of a month: its entries go at once, with no DELETE to wait for. */
-  @GenerateSql({ params: [new Date(Date.UTC(2026, 0, 1)), IN_TRANSACTION] })
-  async dropPartition(month: Date, tx: Transaction): Promise<void> {
+  @GenerateSql({ params: [KEEPER, new Date(Date.UTC(2026, 0, 1)), IN_TRANSACTION] })
+  async dropPartition(_system: SystemScope, month: Date, tx: Transaction): Promise<void> {
     await this.briefLock(tx);
     await this.sql.run(`DROP TABLE IF EXISTS ${partitionOf(month)}`, [], tx);
   }

@@ -164,20 +164,35 @@ export class UserService {
     }, tx);
   }
 
-  /** The entry of a user made outside the entity API (the CLI, first boot, a sign-in). */
+  /**
+   * The entry of a user made outside the entity API (the CLI, first boot, a sign-in); an
+   * administrator made so is a right granted too, as through the entity API.
+   */
   private logCreated(tx: Transaction, user: UserRow, actor: Actor): void {
+    const owner = ownerOfUserRow(user);
     this.changeLog.record(tx, actor, [
       {
         operation: 'created',
         entity: 'user',
         recordKey: user.key,
-        owner: ownerOfUserRow(user),
+        owner,
         changes: {
           user_name: { new: user.userName },
           full_name: { new: user.fullName },
           is_admin: { new: user.isAdmin },
         },
       },
+      ...(user.isAdmin
+        ? [
+            {
+              operation: 'roles_changed' as const,
+              entity: 'user',
+              recordKey: user.key,
+              owner,
+              detail: { created: 1 },
+            },
+          ]
+        : []),
     ]);
   }
 

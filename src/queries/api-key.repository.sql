@@ -11,7 +11,7 @@ WITH k AS (
   )
   SELECT k.id, k.name, k."createdAt", k."expiresAt", k."lastUsedAt", u.key, u.user_name AS "userName", u.id_organization AS "idOrganization",
   u.id_business_unit AS "idBusinessUnit"
-  FROM k JOIN "user" u ON u.key = k.id_user;
+  FROM k JOIN "user" u ON u.key = k.id_user AND u.id_organization = $5;
 
 -- ApiKeyRepository.listOf
 -- arguments: 1
@@ -29,7 +29,7 @@ UPDATE api_key k SET revoked_at = now() FROM "user" u
 
 -- ApiKeyRepository.use
 -- arguments: <system scope sign-in>, "sha256"
--- tenancy: across organizations: system scope sign-in
+-- tenancy: across organizations, system scope sign-in: a sign-in looks the user up before any organization is known
 UPDATE api_key k SET last_used_at = now()
   FROM "user" u
   WHERE k.secret_hash = $1 AND u.key = k.id_user AND u.active

@@ -2,7 +2,7 @@
 
 -- ChangeFeedRepository.childEntries
 -- arguments: <system scope event-dispatch>, [1], <transaction>
--- tenancy: across organizations: system scope event-dispatch
+-- tenancy: across organizations, system scope event-dispatch: the events' dispatcher reads every organization's change log
 SELECT key, date_created AS "dateCreated", operation, entity,
   record_key AS "recordKey", id_parent_entry AS "idParentEntry", changes, detail,
   id_actor AS "idActor", actor_name AS "actorName", via, request_id AS "requestId",
@@ -14,7 +14,7 @@ SELECT key, date_created AS "dateCreated", operation, entity,
 
 -- ChangeFeedRepository.entries
 -- arguments: <system scope event-dispatch>, [1], <transaction>
--- tenancy: across organizations: system scope event-dispatch
+-- tenancy: across organizations, system scope event-dispatch: the events' dispatcher reads every organization's change log
 SELECT key, date_created AS "dateCreated", operation, entity,
   record_key AS "recordKey", id_parent_entry AS "idParentEntry", changes, detail,
   id_actor AS "idActor", actor_name AS "actorName", via, request_id AS "requestId",
@@ -27,7 +27,7 @@ SELECT pg_snapshot_xmin(pg_current_snapshot())::text::int8 AS xmin;
 
 -- ChangeFeedRepository.recordEntries
 -- arguments: <system scope event-dispatch>, {"from":1,"to":100,"after":0}, ["created"], 500, <transaction>
--- tenancy: across organizations: system scope event-dispatch
+-- tenancy: across organizations, system scope event-dispatch: the events' dispatcher reads every organization's change log
 SELECT key, date_created AS "dateCreated", operation, entity,
   record_key AS "recordKey", id_parent_entry AS "idParentEntry", changes, detail,
   id_actor AS "idActor", actor_name AS "actorName", via, request_id AS "requestId",
@@ -39,7 +39,7 @@ SELECT key, date_created AS "dateCreated", operation, entity,
 
 -- ChangeFeedRepository.unread
 -- arguments: <system scope event-dispatch>, {"from":1,"to":100,"after":0}, ["invoice"], [1], ["created"], 10, <transaction>
--- tenancy: across organizations: system scope event-dispatch
+-- tenancy: across organizations, system scope event-dispatch: the events' dispatcher reads every organization's change log
 SELECT root_entity AS "rootEntity", root_key AS "rootKey", key FROM change_log
   WHERE transaction_id >= $1 AND NOT (transaction_id < $2 AND key <= $3)
   AND root_entity = ANY($4::text[]) AND root_key = ANY($5::int8[])

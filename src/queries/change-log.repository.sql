@@ -13,13 +13,13 @@ SELECT key, date_created AS "dateCreated", operation, entity,
   ORDER BY key;
 
 -- ChangeLogRepository.createPartition
--- arguments: 2026-01-01T00:00:00.000Z, <transaction>
+-- arguments: <system scope change-log>, 2026-01-01T00:00:00.000Z, <transaction>
 SET LOCAL lock_timeout = '2s';
 CREATE TABLE IF NOT EXISTS "change_log_2026_01" PARTITION OF change_log
   FOR VALUES FROM ('2026-01-01T00:00:00.000Z') TO ('2026-02-01T00:00:00.000Z');
 
 -- ChangeLogRepository.dropPartition
--- arguments: 2026-01-01T00:00:00.000Z, <transaction>
+-- arguments: <system scope change-log>, 2026-01-01T00:00:00.000Z, <transaction>
 SET LOCAL lock_timeout = '2s';
 DROP TABLE IF EXISTS "change_log_2026_01";
 
@@ -36,7 +36,7 @@ SELECT key, date_created AS "dateCreated", operation, entity,
 
 -- ChangeLogRepository.insert
 -- arguments: <system scope change-log>, [{"ord":0,"parentOrd":null,"operation":"created","entity":"organization","recordKey":1,"rootEntity":"organization","rootKey":1,"organizationKey":1,"businessUnitKey":1,"userKey":1,"changes":{},"detail":null,"actorKey":1,"actorName":"admin","via":"cli","requestId":null}], <transaction>
--- tenancy: across organizations: system scope change-log
+-- tenancy: across organizations, system scope change-log: the change log's writer writes each entry with its record's owner, and its partitions hold every organization's
 WITH v AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS v(ord int4, "parentOrd" int4,
   operation text, entity text, "recordKey" int8, "rootEntity" text, "rootKey" int8,
@@ -69,7 +69,7 @@ SELECT key, date_created AS "dateCreated", operation, entity,
   ORDER BY key DESC LIMIT 1;
 
 -- ChangeLogRepository.partitionMonths
--- arguments: 
+-- arguments: <system scope change-log>
 SELECT c.relname AS name FROM pg_inherits i
   JOIN pg_class c ON c.oid = i.inhrelid
   WHERE i.inhparent = 'change_log'::regclass ORDER BY c.relname;

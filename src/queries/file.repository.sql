@@ -69,5 +69,5 @@ WITH f AS (UPDATE file f SET latest_version = latest_version + 1, name = $1,
 
 -- FileRepository.recordedBlobs
 -- arguments: <system scope file-sweep>, "fs", ["sha256"]
--- tenancy: across organizations: system scope file-sweep
+-- tenancy: across organizations, system scope file-sweep: the storage sweep looks for bytes no version of any organization names
 SELECT DISTINCT sha256 FROM file_version WHERE driver = $1 AND sha256 = ANY($2::text[]);

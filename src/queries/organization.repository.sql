@@ -2,7 +2,7 @@
 
 -- OrganizationRepository.any
 -- arguments: <system scope setup>
--- tenancy: across organizations: system scope setup
+-- tenancy: across organizations, system scope setup: the admin CLI and the first boot make and find organizations, units and users
 SELECT 1 FROM organization LIMIT 1;
 
 -- OrganizationRepository.drawKeys
@@ -24,12 +24,12 @@ SELECT key, name, id_organization AS "idOrganization" FROM business_unit
 
 -- OrganizationRepository.findByName
 -- arguments: <system scope setup>, "Demo"
--- tenancy: across organizations: system scope setup
+-- tenancy: across organizations, system scope setup: the admin CLI and the first boot make and find organizations, units and users
 SELECT key, name, id_business_unit AS "idBusinessUnit" FROM organization WHERE name = $1;
 
 -- OrganizationRepository.findPlace
 -- arguments: <system scope sign-in>, "Demo", "Main", <transaction>
--- tenancy: across organizations: system scope sign-in
+-- tenancy: across organizations, system scope sign-in: a sign-in looks the user up before any organization is known
 SELECT o.key AS "organizationKey", b.key AS "businessUnitKey" FROM organization o
   JOIN business_unit b ON b.id_organization = o.key AND b.name = $2
   WHERE o.name = $1;
@@ -42,7 +42,7 @@ INSERT INTO business_unit (key, name, id_organization, id_business_unit, id_user
 
 -- OrganizationRepository.insertOrganization
 -- arguments: <system scope setup>, "Acme", {"organizationKey":2,"businessUnitKey":1,"userKey":1}, <transaction>
--- tenancy: across organizations: system scope setup
+-- tenancy: across organizations, system scope setup: the admin CLI and the first boot make and find organizations, units and users
 INSERT INTO organization (key, name, id_organization, id_business_unit, id_user)
   VALUES ($1, $2, $1, $3, $4) RETURNING key, name, id_business_unit AS "idBusinessUnit";
 

@@ -6,7 +6,7 @@ DELETE FROM session WHERE key = $1;
 
 -- SessionRepository.deleteByToken
 -- arguments: <system scope sign-in>, "sha256", <transaction>
--- tenancy: across organizations: system scope sign-in
+-- tenancy: across organizations, system scope sign-in: a sign-in looks the user up before any organization is known
 WITH gone AS (
   DELETE FROM session WHERE token_hash = $1 OR previous_token_hash = $1 RETURNING id_user
   )
@@ -25,7 +25,7 @@ DELETE FROM session WHERE id_user = $1 AND key IS DISTINCT FROM $2;
 
 -- SessionRepository.find
 -- arguments: <system scope sign-in>, "sha256", {"idleSeconds":1800,"rotateSeconds":900,"touchSeconds":30}
--- tenancy: across organizations: system scope sign-in
+-- tenancy: across organizations, system scope sign-in: a sign-in looks the user up before any organization is known
 WITH found AS (
   SELECT s.key AS "sessionKey", s.csrf_token AS "csrfToken", s.auth_method AS "authMethod",
   s.locale, s.token_hash = $1 AS "isCurrentToken",

@@ -9,14 +9,14 @@ SELECT u.key, u.user_name AS "userName", u.full_name AS "fullName",
 
 -- UserRepository.findByName
 -- arguments: <system scope sign-in>, "admin"
--- tenancy: across organizations: system scope sign-in
+-- tenancy: across organizations, system scope sign-in: a sign-in looks the user up before any organization is known
 SELECT u.key, u.user_name AS "userName", u.full_name AS "fullName",
   u.is_admin AS "isAdmin", u.locale, u.active, u.id_organization AS "idOrganization",
   u.id_business_unit AS "idBusinessUnit", u.id_user AS "idUser" FROM "user" u WHERE u.user_name = $1;
 
 -- UserRepository.findByOidcSubject
 -- arguments: <system scope sign-in>, "https://issuer.example", "subject"
--- tenancy: across organizations: system scope sign-in
+-- tenancy: across organizations, system scope sign-in: a sign-in looks the user up before any organization is known
 SELECT u.key, u.user_name AS "userName", u.full_name AS "fullName",
   u.is_admin AS "isAdmin", u.locale, u.active, u.id_organization AS "idOrganization",
   u.id_business_unit AS "idBusinessUnit", u.id_user AS "idUser" FROM "user" u WHERE u.oidc_issuer = $1 AND u.oidc_subject = $2;
@@ -46,7 +46,7 @@ UPDATE "user" SET password_hash = $2, date_updated = now()
 
 -- UserRepository.withPasswordHash
 -- arguments: <system scope sign-in>, "admin"
--- tenancy: across organizations: system scope sign-in
+-- tenancy: across organizations, system scope sign-in: a sign-in looks the user up before any organization is known
 SELECT u.key, u.user_name AS "userName", u.full_name AS "fullName",
   u.is_admin AS "isAdmin", u.locale, u.active, u.id_organization AS "idOrganization",
   u.id_business_unit AS "idBusinessUnit", u.id_user AS "idUser", u.password_hash AS "passwordHash" FROM "user" u WHERE u.user_name = $1;

@@ -36,7 +36,7 @@ SELECT 1 FROM webhook WHERE key = $1 AND id_organization = $2;
 
 -- WebhookRepository.failed
 -- arguments: <system scope webhook-delivery>, 1, 100, "failed", <transaction>
--- tenancy: across organizations: system scope webhook-delivery
+-- tenancy: across organizations, system scope webhook-delivery: webhook deliveries are worked from one queue for every organization
 UPDATE webhook SET failures_in_row = failures_in_row + 1,
   active = active AND failures_in_row + 1 < $2,
   disabled_reason = CASE WHEN active AND failures_in_row + 1 >= $2 THEN $3
@@ -56,7 +56,7 @@ INSERT INTO webhook_delivery (id_webhook, job_id, event_id, event_type, payload,
 
 -- WebhookRepository.recordAttempts
 -- arguments: <system scope webhook-delivery>, [{"delivery":{"idWebhook":1,"jobId":"00000000-0000-0000-0000-000000000000","eventId":"1","eventType":"account.created","payload":{},"replayOf":null},"attempt":{"at":"2026-01-01T00:00:00.000Z","status":200,"durationMs":5},"state":"delivered"}], <transaction>
--- tenancy: across organizations: system scope webhook-delivery
+-- tenancy: across organizations, system scope webhook-delivery: webhook deliveries are worked from one queue for every organization
 WITH saved AS (
   INSERT INTO webhook_delivery
   (id_webhook, job_id, event_id, event_type, payload, replay_of, attempts, state)
@@ -76,7 +76,7 @@ WITH saved AS (
 
 -- WebhookRepository.routes
 -- arguments: <system scope webhook-delivery>, <transaction>
--- tenancy: across organizations: system scope webhook-delivery
+-- tenancy: across organizations, system scope webhook-delivery: webhook deliveries are worked from one queue for every organization
 SELECT key, id_organization AS organization, events FROM webhook WHERE active;
 
 -- WebhookRepository.secret
@@ -96,7 +96,7 @@ UPDATE webhook_delivery SET state = $2 WHERE key = $1;
 
 -- WebhookRepository.targets
 -- arguments: <system scope webhook-delivery>, [1]
--- tenancy: across organizations: system scope webhook-delivery
+-- tenancy: across organizations, system scope webhook-delivery: webhook deliveries are worked from one queue for every organization
 SELECT key, id_organization AS organization, id_business_unit AS "businessUnit",
   id_user AS owner, url, condition, active, secret, date_created AS "dateCreated"
   FROM webhook WHERE key = ANY($1::int8[]);

@@ -98,6 +98,8 @@ export const FETCH_SCENARIOS: Scenario[] = [
 export interface RecordedScenario {
   name: string;
   caller: (typeof CALLERS)[number];
+  /** The caller's organization, which each statement must bind. */
+  organizationKey: number;
   statements: SentStatement[];
 }
 
@@ -136,7 +138,12 @@ export async function recordScenarios(
             throw new Error(`${scenario.name}, as ${userName}, failed: ${error.message}`);
           }),
         );
-        recorded.push({ name: scenario.name, caller: userName, statements });
+        recorded.push({
+          name: scenario.name,
+          caller: userName,
+          organizationKey: caller.organizationKey,
+          statements,
+        });
       }
     }
     return recorded;
@@ -170,8 +177,8 @@ export async function scenarioSnapshots(
     const problems: string[] = [];
     for (const [file, source, scenarios] of SCENARIO_FILES) {
       const recorded = await recordScenarios(app, scenarios);
-      for (const { name, caller, statements } of recorded) {
-        const tenancy = { kind: 'tenant', organizationKey: 1 } as const;
+      for (const { name, caller, organizationKey, statements } of recorded) {
+        const tenancy = { kind: 'tenant', organizationKey } as const;
         for (const statement of statements) {
           if (systemTexts.has(statement.text)) continue;
           const problem = tenancyProblem(statement, tenancy, owned);

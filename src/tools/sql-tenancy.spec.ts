@@ -15,6 +15,25 @@ describe('the SQL snapshots’ tenancy check', () => {
     ).toEqual(['role', 'user', 'webhook']);
   });
 
+  it('reads the tables after an unaliased one, of FROM lists, USING and the public schema', () => {
+    expect(tablesOf('WITH k AS (SELECT 1) SELECT * FROM k JOIN "user" u ON u.key = k.id')).toEqual([
+      'k',
+      'user',
+    ]);
+    expect(tablesOf('SELECT 1 FROM invoice i, account a WHERE true')).toEqual([
+      'invoice',
+      'account',
+    ]);
+    expect(tablesOf('DELETE FROM contact c USING account a WHERE a.key = c.id_account')).toEqual([
+      'contact',
+      'account',
+    ]);
+    expect(tablesOf('SELECT 1 FROM public.invoice i, "public"."account"')).toEqual([
+      'invoice',
+      'account',
+    ]);
+  });
+
   it('reads a call’s tenancy from its arguments', () => {
     expect(tenancyOf([1, SAMPLE_TENANT])).toEqual({ kind: 'tenant', organizationKey: 1 });
     expect(tenancyOf([SAMPLE_SCOPES.administrator])).toEqual({
@@ -60,15 +79,29 @@ describe('the SQL snapshots’ tenancy check', () => {
     expect(tenancyProblem({ ...both, values: [2] }, tenant, OWNED)).toMatch(/does not bind/);
   });
 
-  it('wants an INSERT to write the tenant into id_organization', () => {
+  it('wants an INSERT to write the tenant into id_organization, in every row', () => {
     const insert = {
-      text: 'INSERT INTO "invoice" ("number", "id_organization") VALUES ($1, $2)',
-      values: ['INV-1', 1],
+      text: 'INSERT INTO "invoice" ("number", "id_organization") VALUES ($1, $2), ($3, $4)',
+      values: ['INV-1', 1, 'INV-2', 1],
     };
     expect(tenancyProblem(insert, tenant, OWNED)).toBeUndefined();
-    expect(tenancyProblem({ ...insert, values: ['INV-1', 2] }, tenant, OWNED)).toMatch(
-      /does not bind/,
-    );
+    // Another row's organization, beside a value that happens to equal the tenant's key.
+    const other = { ...insert, values: [1, 1, 'INV-2', 2] };
+    expect(tenancyProblem(other, tenant, OWNED)).toMatch(/does not bind/);
+  });
+
+  it('counts each use of a reference: one binding does not cover two subqueries', () => {
+    const twice = {
+      text: `SELECT (SELECT count(*) FROM invoice WHERE id_organization = $1),
+                    (SELECT count(*) FROM invoice WHERE status = 'draft')`,
+      values: [1],
+    };
+    expect(tenancyProblem(twice, tenant, OWNED)).toMatch(/touches invoice .* does not bind/);
+    const reversed = {
+      text: 'SELECT 1 FROM webhook w WHERE $1::int8 = w.id_organization',
+      values: [1],
+    };
+    expect(tenancyProblem(reversed, tenant, OWNED)).toBeUndefined();
   });
 
   it('lets a system scope span organizations, and leaves other tables alone', () => {

@@ -1,11 +1,17 @@
 import { AccessScope } from '../access/access.scope';
-import { issuedBy, SystemScope, Tenant } from '../access/access.tenant';
+import {
+  issuedBy,
+  SYSTEM_PURPOSES,
+  SystemPurpose,
+  SystemScope,
+  Tenant,
+} from '../access/access.tenant';
 import type { SentStatement } from '../database/sql-snapshot';
 
 /** What a repository call is bound to, read from its arguments. */
 export type CallTenancy =
   | { kind: 'tenant'; organizationKey: number }
-  | { kind: 'system'; purpose: string }
+  | { kind: 'system'; purpose: SystemPurpose }
   | { kind: 'none' };
 
 /** A call's tenant, scope or system scope, whichever of its arguments is one. */
@@ -23,45 +29,103 @@ export function tenancyOf(params: unknown[]): CallTenancy {
   return { kind: 'none' };
 }
 
-/** The public tables a statement names after FROM, JOIN, INTO or UPDATE. */
-export function tablesOf(text: string): string[] {
-  // A name right before "(" or "." is a function's or a schema's (unnest(…), pgboss.job).
-  const named = /\b(?:FROM|JOIN|INTO|UPDATE)\s+(?:ONLY\s+)?"?([a-z_][a-z0-9_]*)\b"?(?![.(])/gi;
-  return [...new Set([...text.matchAll(named)].map((match) => match[1].toLowerCase()))];
-}
+/** Words that may follow a table where no alias does. */
+const KEYWORDS =
+  'WHERE|ON|SET|JOIN|LEFT|RIGHT|INNER|FULL|CROSS|NATURAL|ORDER|GROUP|HAVING|LIMIT|OFFSET|FETCH|VALUES|SELECT|RETURNING|USING|FOR|UNION|EXCEPT|INTERSECT|WITH|AND|OR|DEFAULT|ON CONFLICT';
 
-/** Words that follow a table where no alias does. */
-const NOT_ALIASES = new Set(
-  'where on set join left right inner full cross order group limit values select returning using for union with and or as natural'.split(
-    ' ',
-  ),
+/**
+ * One table of a FROM list, a JOIN, an INSERT, an UPDATE or a USING, at the sticky index:
+ * `public.` or none (another schema's, pgboss.job, is not ours), not a function's name
+ * (unnest(…)), and its alias unless what follows is a keyword.
+ */
+const TABLE = new RegExp(
+  `\\s*(?:ONLY\\s+)?(?:"?public"?\\.)?"?([a-z_][a-z0-9_]*)"?(?![.(\\w])` +
+    `(?:\\s+(?:AS\\s+)?(?!(?:${KEYWORDS})\\b)([a-z_][a-z0-9_]*)\\b)?`,
+  'iy',
 );
+const LIST_NEXT = /\s*,/y;
 
 /** Each place a statement reads or changes a table: the keyword, the table, its alias. */
-function occurrences(text: string): { keyword: string; table: string; alias?: string }[] {
-  const place =
-    /\b(FROM|JOIN|INTO|UPDATE)\s+(?:ONLY\s+)?"?([a-z_][a-z0-9_]*)\b"?(?![.(])(?:\s+(?:AS\s+)?([a-z_][a-z0-9_]*)\b)?/gi;
-  return [...text.matchAll(place)].map(([, keyword, table, alias]) => ({
-    keyword: keyword.toUpperCase(),
-    table: table.toLowerCase(),
-    alias: alias && !NOT_ALIASES.has(alias.toLowerCase()) ? alias : undefined,
-  }));
+export function occurrences(text: string): { keyword: string; table: string; alias?: string }[] {
+  const found: { keyword: string; table: string; alias?: string }[] = [];
+  for (const match of text.matchAll(/\b(FROM|JOIN|INTO|UPDATE|USING)\b/gi)) {
+    const keyword = match[1].toUpperCase();
+    let at = match.index + match[0].length;
+    // A FROM or USING list names tables after commas too (FROM a, b).
+    for (;;) {
+      TABLE.lastIndex = at;
+      const table = TABLE.exec(text);
+      if (!table) break;
+      found.push({ keyword, table: table[1].toLowerCase(), alias: table[2] });
+      at = TABLE.lastIndex;
+      LIST_NEXT.lastIndex = at;
+      if ((keyword !== 'FROM' && keyword !== 'USING') || !LIST_NEXT.test(text)) break;
+      at = LIST_NEXT.lastIndex;
+    }
+  }
+  return found;
 }
 
-/** Whether `text` compares `<reference>.id_organization` (or a bare one) to a value of `key`. */
-function boundAt(text: string, values: unknown[], key: number, reference?: string): boolean {
+/** The public tables a statement names (occurrences'), each once. */
+export function tablesOf(text: string): string[] {
+  return [...new Set(occurrences(text).map(({ table }) => table))];
+}
+
+/**
+ * How many comparisons of `<reference>.id_organization` (or of a bare one) to a value
+ * of `key` the text makes, either way round.
+ */
+function bindings(text: string, values: unknown[], key: number, reference?: string): number {
   const column = reference
-    ? `\\b${reference}\\."?id_organization"?`
+    ? `\\b"?${reference}"?\\."?id_organization"?`
     : `(?<![.\\w"])"?id_organization"?`;
-  const comparisons = new RegExp(`${column}\\s*=\\s*\\$(\\d+)`, 'g');
-  return [...text.matchAll(comparisons)].some(([, n]) => Number(values[Number(n) - 1]) === key);
+  const compared = new RegExp(
+    `${column}\\s*=\\s*\\$(\\d+)|\\$(\\d+)(?:::int8)?\\s*=\\s*${column}`,
+    'g',
+  );
+  return [...text.matchAll(compared)].filter(
+    ([, left, right]) => Number(values[Number(left ?? right) - 1]) === key,
+  ).length;
+}
+
+/**
+ * Whether an INSERT writes `key` into its `id_organization` column, in every row of its
+ * VALUES (or, for an INSERT … SELECT, into a column the SELECT fills from a comparison).
+ */
+function insertBinds(text: string, values: unknown[], key: number, table: string): boolean {
+  const into = new RegExp(
+    `INTO\\s+(?:"?public"?\\.)?"?${table}"?(?:\\s+AS\\s+\\w+)?\\s*\\(([^)]*)\\)`,
+    'i',
+  );
+  const columns = into
+    .exec(text)?.[1]
+    .split(',')
+    .map((c) => c.trim().replace(/"/g, ''));
+  const position = columns?.indexOf('id_organization') ?? -1;
+  if (position < 0) return false;
+  const rows = [
+    ...text.matchAll(
+      /\(((?:\$\d+(?:::[\w[\]"]+)?|DEFAULT)(?:\s*,\s*(?:\$\d+(?:::[\w[\]"]+)?|DEFAULT))*)\)/g,
+    ),
+  ]
+    .map(([, tuple]) => tuple.split(',').map((cell) => cell.trim()))
+    .filter((cells) => cells.length === columns!.length);
+  if (rows.length > 0) {
+    return rows.every((cells) => {
+      const parameter = /^\$(\d+)/.exec(cells[position]);
+      return parameter !== null && Number(values[Number(parameter[1]) - 1]) === key;
+    });
+  }
+  // INSERT … SELECT: the rows come from a statement whose own tables are checked.
+  return bindings(text, values, key) > 0 || values.some((value) => Number(value) === key);
 }
 
 /**
  * Why a statement's tenancy is wrong, if it is. Under a named system scope it may span
- * organizations. Otherwise each place it reads or changes an organization-owned table must
- * compare that table's `id_organization` (by its alias, or a bare column) to the tenant's
- * key; an INSERT must write the key into an `id_organization` column.
+ * organizations. Otherwise each place it reads or changes an organization-owned table
+ * must compare that table's `id_organization` (by its alias; unaliased, the bare column or
+ * the table's) to the tenant's key, as many times as the reference is used; an INSERT
+ * must write the key into its `id_organization` column.
  */
 export function tenancyProblem(
   statement: SentStatement,
@@ -76,28 +140,30 @@ export function tenancyProblem(
   }
   const { text, values } = statement;
   const key = tenancy.organizationKey;
-  const unbound = owned.filter(({ keyword, table, alias }) =>
-    keyword === 'INTO'
-      ? !/\bid_organization\b/.test(text) || !values.some((value) => Number(value) === key)
-      : alias
-        ? !boundAt(text, values, key, alias)
-        : !boundAt(text, values, key) && !boundAt(text, values, key, table),
-  );
-  if (unbound.length === 0) return undefined;
-  const where = unbound.map(({ table, alias }) => (alias ? `${table} ${alias}` : table));
-  return `touches ${where.join(', ')} (organization-owned) and does not bind its tenant's id_organization there`;
+  const unbound = new Set<string>();
+  const uses = new Map<string, number>();
+  for (const { keyword, table, alias } of owned) {
+    const reference = alias ?? table;
+    if (keyword === 'INTO') {
+      if (!insertBinds(text, values, key, table)) unbound.add(table);
+      continue;
+    }
+    const used = (uses.get(reference) ?? 0) + 1;
+    uses.set(reference, used);
+    const bound = alias
+      ? bindings(text, values, key, alias)
+      : bindings(text, values, key) + bindings(text, values, key, table);
+    if (bound < used) unbound.add(alias ? `${table} ${alias}` : table);
+  }
+  if (unbound.size === 0) return undefined;
+  return `touches ${[...unbound].join(', ')} (organization-owned) and does not bind its tenant's id_organization there`;
 }
 
-/** How the snapshot names a call's tenancy, for review. */
-export function describeTenancy(tenancy: CallTenancy): string {
-  switch (tenancy.kind) {
-    case 'tenant':
-      return 'bound to its tenant';
-    case 'system':
-      return `across organizations: system scope ${tenancy.purpose}`;
-    case 'none':
-      return 'no tenant (no organization-owned table)';
-  }
+/** How the snapshot names the tenancy of a call that touches an organization's rows. */
+export function describeTenancy(tenancy: Exclude<CallTenancy, { kind: 'none' }>): string {
+  return tenancy.kind === 'tenant'
+    ? 'bound to its tenant'
+    : `across organizations, system scope ${tenancy.purpose}: ${SYSTEM_PURPOSES[tenancy.purpose]}`;
 }
 
 /** The tables of the migrated schema that carry `id_organization`: organization-owned. */

@@ -135,9 +135,10 @@ async function snapshotsOf(url: string, files: RepositoryFile[]): Promise<Reposi
           const problem = tenancyProblem(statement, tenancy, owned);
           if (problem) problems.push(`${call.label} ${problem}`);
         }
-        if (call.statements.some(({ text }) => tablesOf(text).some((t) => owned.has(t)))) {
-          call.note = `tenancy: ${describeTenancy(tenancy)}`;
-        }
+        const touches = call.statements.some(({ text }) =>
+          tablesOf(text).some((t) => owned.has(t)),
+        );
+        if (touches && tenancy.kind !== 'none') call.note = `tenancy: ${describeTenancy(tenancy)}`;
         if (tenancy.kind === 'system') {
           for (const { text } of call.statements) systemTexts.set(text, tenancy.purpose);
         }

@@ -50,7 +50,6 @@ export class WebhooksService {
   }
 
   async rotateSecret(identity: Identity, key: number): Promise<string> {
-    await this.assertManages(identity, key);
     const secret = newSecret();
     await this.transactions.run(async (tx) => {
       const owner = await this.repository.setSecret(tenantOf(identity), key, secret, tx);
@@ -65,7 +64,7 @@ export class WebhooksService {
 
   /** A `webhook.test` event, sent as any delivery (signed, logged, tried again). */
   async test(identity: Identity, key: number): Promise<number> {
-    await this.assertManages(identity, key);
+    // Made only for a webhook of the caller's organization: send()'s insert is bound to it.
     const id = `test-${randomUUID()}`;
     const payload = {
       id,
@@ -94,12 +93,12 @@ export class WebhooksService {
         `limit must be between 1 and ${DELIVERIES_LIMIT}, not ${limit}`,
       );
     }
-    await this.assertManages(identity, key);
+    await this.assertExists(identity, key);
     return this.repository.deliveries(tenantOf(identity), key, before, limit);
   }
 
   async delivery(identity: Identity, key: number, deliveryKey: number): Promise<DeliveryRow> {
-    await this.assertManages(identity, key);
+    await this.assertExists(identity, key);
     const delivery = await this.repository.delivery(tenantOf(identity), key, deliveryKey);
     if (!delivery) throw new NotFoundException(`Webhook ${key} has no delivery ${deliveryKey}`);
     return delivery;
@@ -129,8 +128,8 @@ export class WebhooksService {
     });
   }
 
-  /** 404 unless the webhook is of the caller's organization (the routes require manage-webhooks). */
-  private async assertManages(identity: Identity, key: number): Promise<void> {
+  /** 404 unless the caller's organization has the webhook (the routes require manage-webhooks). */
+  private async assertExists(identity: Identity, key: number): Promise<void> {
     if (!(await this.repository.exists(tenantOf(identity), key))) {
       throw new NotFoundException(`No webhook ${key}`);
     }
