@@ -19,8 +19,8 @@ const { tmpdir } = require('node:os');
 const { Client } = require('pg');
 
 const ROOT = path.resolve(__dirname, '..');
-/** The app's pool, the baseline's, and spare ones for the admin connection. */
-const EMBEDDED_MAX_CONNECTIONS = 30;
+/** Pools of up to six servers at once (bench/events.js), and spare ones for the admin connection. */
+const EMBEDDED_MAX_CONNECTIONS = 100;
 const ADMIN_PASSWORD = `bench-${randomBytes(9).toString('base64url')}`;
 
 const children = new Set();

@@ -18,7 +18,7 @@
  * bench/run.js as a child process with DATABASE_URL, PORT, HOST, DATABASE_POOL_SIZE.
  */
 const http = require('node:http');
-const { createHash } = require('node:crypto');
+const { createHash, randomUUID } = require('node:crypto');
 const { availableParallelism } = require('node:os');
 const { Pool, types } = require('pg');
 const Big = require('big.js');
@@ -31,6 +31,7 @@ const {
   LARGE_LIST_STATUSES,
   largeList,
 } = require('./fetch-queries');
+const { PlainDispatcher, writeLog } = require('./plain-log');
 
 // As the app (src/database/pg-types.ts): int8 leaves as a JSON number.
 types.setTypeParser(20, (text) => {
@@ -39,6 +40,8 @@ types.setTypeParser(20, (text) => {
 });
 
 const env = process.env;
+/** PLAIN_LOG=1: a create writes the change log's rows too (bench/plain-log.js). */
+const LOG = env.PLAIN_LOG === '1';
 const pool = new Pool({
   connectionString: env.DATABASE_URL,
   max: Number(env.DATABASE_POOL_SIZE || Math.min(10, 2 * availableParallelism() + 1)),
@@ -63,7 +66,7 @@ async function userOfApiKey(secret) {
   let user = apiKeys.get(hash);
   if (!user) {
     const { rows } = await pool.query(
-      `SELECT ${USER_COLUMNS} FROM api_key k JOIN "user" u ON u.key = k.id_user
+      `SELECT ${USER_COLUMNS}, k.key AS api_key FROM api_key k JOIN "user" u ON u.key = k.id_user
         WHERE k.secret_hash = $1 AND k.revoked_at IS NULL AND u.active
           AND (k.expires_at IS NULL OR k.expires_at > now())`,
       [hash],
@@ -193,11 +196,12 @@ async function createInvoice(request, response) {
     const invoice = await client.query(
       `INSERT INTO invoice (id_account, currency, total, id_organization, id_business_unit, id_user)
        SELECT key, $2, $3, $4, $5, $6 FROM account WHERE key = $1 AND id_organization = $4
-       RETURNING key`,
+       RETURNING ${LOG ? '*' : 'key'}`,
       [properties.id_account, properties.currency ?? null, total.toFixed(2), ...owner],
     );
     if (!invoice.rows[0]) throw new HttpError(400, 'No such account');
     const key = invoice.rows[0].key;
+    let lineRows = [];
     if (lines.length > 0) {
       const values = [];
       const tuples = lines.map((line, i) => {
@@ -219,12 +223,19 @@ async function createInvoice(request, response) {
          SELECT v.*, $${fixed + 1}::int8, $${fixed + 2}::int8, $${fixed + 3}::int8, $${fixed + 4}::int8
            FROM (VALUES ${tuples.join(', ')}) v(id_product, description, quantity, unit_price, amount)
           WHERE v.id_product IS NULL OR EXISTS (SELECT 1 FROM product p
-                  WHERE p.key = v.id_product AND p.id_organization = $${fixed + 2})`,
+                  WHERE p.key = v.id_product AND p.id_organization = $${fixed + 2})
+         RETURNING ${LOG ? '*' : 'key'}`,
         values,
       );
       if (inserted.rowCount !== lines.length) throw new HttpError(400, 'No such product');
+      lineRows = inserted.rows;
+    }
+    if (LOG) {
+      const actor = { user, apiKey: user.api_key, requestId: randomUUID() };
+      await writeLog(client, actor, invoice.rows[0], lineRows);
     }
     await client.query('COMMIT');
+    dispatcher?.wake();
     sendJson(response, 200, { operation: 'insert', key });
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
@@ -339,7 +350,17 @@ const server = http.createServer((request, response) => {
   });
 });
 
-server.listen(Number(env.PORT || 3002), env.HOST || '127.0.0.1');
+/**
+ * PLAIN_WEBHOOK_URL (with PLAIN_LOG=1 and PLAIN_WEBHOOK_SECRET): the change log's rows
+ * delivered there by a plain dispatcher (bench/plain-log.js).
+ */
+const dispatcher = env.PLAIN_WEBHOOK_URL
+  ? new PlainDispatcher(pool, { url: env.PLAIN_WEBHOOK_URL, secret: env.PLAIN_WEBHOOK_SECRET })
+  : undefined;
+
+Promise.resolve(dispatcher?.start()).then(() =>
+  server.listen(Number(env.PORT || 3002), env.HOST || '127.0.0.1'),
+);
 const stop = () => server.close(() => pool.end().then(() => process.exit(0)));
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);
