@@ -107,59 +107,133 @@ describe('events across a crash', () => {
     expect((await recorded()).filter((id) => id === String(entryKey))).toHaveLength(1);
   });
 
-  it("delivers a webhook's event after a SIGKILL during its first attempt, from its job", async () => {
+  /** A webhook made through `server`, for contacts created, and a contact created. */
+  async function webhookAndContact(
+    server: string,
+    adminKey: string,
+    url: string,
+  ): Promise<{ webhook: number }> {
+    const { body: hook } = await request(server)
+      .post('/rest/webhooks')
+      .set('X-API-Key', adminKey)
+      .send({ name: 'crash', url, events: 'contact.created' })
+      .expect(201);
+    await request(server)
+      .post('/rest/entity/contact')
+      .set('X-API-Key', adminKey)
+      .send({ entity_name: 'contact', properties: { last_name: 'Sent as it died' } })
+      .expect(200);
+    return { webhook: hook.key as number };
+  }
+
+  /** After a restart: the same event sent again, and its delivery recorded once, delivered. */
+  async function deliveredAgain(
+    receiver: WebhookReceiver,
+    path: string,
+    server: string,
+    adminKey: string,
+    webhook: number,
+  ): Promise<void> {
+    await waitFor(() => receiver.bodies(path).length > 1, 30_000);
+    const [sent, again] = receiver.received.filter((r) => r.path === path);
+    expect(again.headers['webhook-id']).toBe(sent.headers['webhook-id']);
+    // The same event (an attempt that was never recorded fixed no bytes).
+    expect(JSON.parse(again.body)).toEqual(JSON.parse(sent.body));
+    let log: { state: string; attempts: { status?: number }[] }[] = [];
+    await waitFor(async () => {
+      log = (
+        await request(server)
+          .get(`/rest/webhooks/${webhook}/deliveries`)
+          .set('X-API-Key', adminKey)
+          .expect(200)
+      ).body;
+      return log.some((d) => d.state === 'delivered');
+    }, 30_000);
+    expect(log).toHaveLength(1);
+    expect(log[0].attempts.map((a) => a.status)).toEqual([200]);
+  }
+
+  const webhookEnv = () => ({
+    DATABASE_URL: process.env.ATRIUM_TEST_DATABASE_URL!,
+    EVENTS_FILE: eventsFile,
+    EVENTS_POLL_MS: '200',
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+    // A delivery's job comes due four timeouts after the event: 4 s.
+    WEBHOOK_TIMEOUT_MS: '1000',
+    WEBHOOK_RETRY_SECONDS: '1',
+    JOBS: 'true',
+  });
+
+  const recordedFor = async (webhook: number) => ({
+    deliveries: Number(
+      (
+        await t.dataSource.query(
+          'SELECT count(*) AS n FROM webhook_delivery WHERE id_webhook = $1',
+          [webhook],
+        )
+      )[0].n,
+    ),
+    jobs: Number(
+      (
+        await t.dataSource.query(
+          `SELECT count(*) AS n FROM pgboss.job WHERE name = 'webhook-delivery'
+              AND (data->'payload'->>'webhook')::int8 = $1`,
+          [webhook],
+        )
+      )[0].n,
+    ),
+  });
+
+  it("sends a webhook's event again after a SIGKILL between its commit and its first attempt's record: the entry is read again", async () => {
     const receiver = new WebhookReceiver();
     await receiver.start();
     try {
       const admin = await apiKeyUser(t, { isAdmin: true });
-      const env = {
-        DATABASE_URL: process.env.ATRIUM_TEST_DATABASE_URL!,
-        EVENTS_FILE: eventsFile,
-        EVENTS_POLL_MS: '200',
-        WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
-        // The job of a delivery comes due four timeouts after the event: 4 s.
-        WEBHOOK_TIMEOUT_MS: '1000',
-        WEBHOOK_RETRY_SECONDS: '1',
-        JOBS: 'true',
-      };
-      const first = await startServer(env);
+      const first = await startServer(webhookEnv());
       children.push(first.child);
-      const path = `/hang-once/crash-${Date.now()}`;
-      const { body: hook } = await request(first.url)
-        .post('/rest/webhooks')
-        .set('X-API-Key', admin.key)
-        .send({ name: 'crash', url: `${receiver.url}${path}`, events: 'contact.created' })
-        .expect(201);
-      await request(first.url)
-        .post('/rest/entity/contact')
-        .set('X-API-Key', admin.key)
-        .send({ entity_name: 'contact', properties: { last_name: 'Sent as it died' } })
-        .expect(200);
-      await waitFor(() => receiver.bodies(path).length > 0, 30_000);
-      // Its first attempt is under way (the receiver holds it): the server dies now.
-      await killed(first.child);
-      const [sent] = receiver.received.filter((r) => r.path === path);
+      const path = `/hang-once/before-record-${Date.now()}`;
+      const died = new Promise<void>((done) => {
+        // As the first attempt arrives, while its dispatcher pass waits for the answer.
+        receiver.onReceived = ({ path: at }) => {
+          if (at !== path || receiver.bodies(path).length > 1) return;
+          first.child.kill('SIGKILL');
+          first.child.once('exit', () => done());
+        };
+      });
+      const { webhook } = await webhookAndContact(first.url, admin.key, `${receiver.url}${path}`);
+      await died;
+      // Nothing of the delivery was written: no job, no record (its pass never committed).
+      expect(await recordedFor(webhook)).toEqual({ deliveries: 0, jobs: 0 });
 
-      const second = await startServer(env);
+      const second = await startServer(webhookEnv());
       children.push(second.child);
-      await waitFor(() => receiver.bodies(path).length > 1, 30_000);
-      const again = receiver.received.filter((r) => r.path === path)[1];
-      expect(again.headers['webhook-id']).toBe(sent.headers['webhook-id']);
-      // The same event (an attempt that was never recorded fixed no bytes).
-      expect(JSON.parse(again.body)).toEqual(JSON.parse(sent.body));
-      let log: { state: string; attempts: { status?: number }[] }[] = [];
-      await waitFor(async () => {
-        log = (
-          await request(second.url)
-            .get(`/rest/webhooks/${hook.key}/deliveries`)
-            .set('X-API-Key', admin.key)
-            .expect(200)
-        ).body;
-        return log.some((d) => d.state === 'delivered');
-      }, 30_000);
-      expect(log.find((d) => d.state === 'delivered')!.attempts.map((a) => a.status)).toEqual([
-        200,
-      ]);
+      await deliveredAgain(receiver, path, second.url, admin.key, webhook);
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it("delivers a webhook's event after a SIGKILL while a slow receiver holds its first attempt, from its job", async () => {
+    const receiver = new WebhookReceiver();
+    await receiver.start();
+    try {
+      const admin = await apiKeyUser(t, { isAdmin: true });
+      const first = await startServer(webhookEnv());
+      children.push(first.child);
+      const path = `/hang-once/held-${Date.now()}`;
+      const { webhook } = await webhookAndContact(first.url, admin.key, `${receiver.url}${path}`);
+      // The pass stopped waiting for the answer: the delivery is recorded pending, with a job.
+      await waitFor(
+        async () =>
+          (await recordedFor(webhook)).deliveries === 1 && receiver.bodies(path).length === 1,
+        30_000,
+      );
+      expect(await recordedFor(webhook)).toEqual({ deliveries: 1, jobs: 1 });
+      await killed(first.child);
+
+      const second = await startServer(webhookEnv());
+      children.push(second.child);
+      await deliveredAgain(receiver, path, second.url, admin.key, webhook);
     } finally {
       await receiver.stop();
     }

@@ -235,6 +235,35 @@ describe('webhooks', () => {
     expect(sent[1].headers['webhook-id']).toBe(sent[0].headers['webhook-id']);
   });
 
+  it("keeps no copy of a body the change log holds, reads it there, and has none once the event's history is purged", async () => {
+    const hook = await webhook('/ok/from-log', 'account.created');
+    const created = await account({ name: 'Logged Ltd' });
+    const [original] = await settled(hook.key);
+    const [stored] = await t.dataSource.query(
+      'SELECT payload FROM webhook_delivery WHERE key = $1',
+      [original.key],
+    );
+    expect(stored.payload).toBeNull();
+    const [sent] = receiver.received.filter((r) => r.path === '/ok/from-log');
+    const { body: read } = await api()
+      .get(`/rest/webhooks/${hook.key}/deliveries/${original.key}`)
+      .expect(200);
+    expect(JSON.stringify(read.payload)).toBe(sent.body);
+
+    await api().post(`/rest/entity/account/${created}/history/purge`).expect(200);
+    const { body: purged } = await api()
+      .get(`/rest/webhooks/${hook.key}/deliveries/${original.key}`)
+      .expect(200);
+    expect(purged.payload).toBeNull();
+    const { body: refused } = await api()
+      .post(`/rest/webhooks/${hook.key}/deliveries/${original.key}/replay`)
+      .expect(409);
+    expect(refused.detail).toBe(
+      `Delivery ${original.key} has no body to send again: its event's history was purged`,
+    );
+    expect(await deliveries(hook.key)).toHaveLength(1);
+  });
+
   it('sends only the changes after which the record meets the condition', async () => {
     const hook = await webhook('/ok/condition', 'account.updated', { condition: "name = 'Paid'" });
     const missed = await account({ name: 'Unpaid' });
@@ -299,7 +328,14 @@ describe('webhooks', () => {
     await waitFor(() => deliveriesEnded(t.dataSource, hook.key, 'account', [foreign]), WAIT_MS);
     expect(receiver.bodies('/ok/owner').map((e) => e.key)).toEqual([key]);
     // The delivery is recorded after the receiver answered: waited for, not read at once.
-    expect((await settled(hook.key)).map((d) => d.eventId)).toEqual([event.id]);
+    const [delivery] = await settled(hook.key);
+    expect(delivery.eventId).toEqual(event.id);
+    // A body the change log does not hold as sent is kept, as sent.
+    const [stored] = await t.dataSource.query(
+      'SELECT payload::text FROM webhook_delivery WHERE key = $1',
+      [delivery.key],
+    );
+    expect(stored.payload).toBe(receiver.received.find((r) => r.path === '/ok/owner')!.body);
   });
 
   it('refuses bad input with a 400 naming it, and makes nothing', async () => {

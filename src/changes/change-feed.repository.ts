@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { SystemScope, systemScope } from '../access/access.tenant';
+import { SystemScope, systemScope, Tenant } from '../access/access.tenant';
+import { SAMPLE_TENANT } from '../access/scope.samples';
 import { GenerateSql, IN_TRANSACTION } from '../database/generate-sql';
 import { Sql } from '../database/sql.service';
 import { Transaction } from '../database/transaction';
@@ -79,6 +80,24 @@ export class ChangeFeedRepository {
       `SELECT ${FEED_COLUMNS} FROM change_log WHERE key = ANY($1::int8[]) ORDER BY key`,
       [keys],
       tx,
+    );
+  }
+
+  /**
+   * A record's entry and the entries of the child rows its write wrote (at every level, with
+   * those of other records of its transaction, which their parents tell apart), of the
+   * tenant's organization; none once purged.
+   */
+  @GenerateSql({ params: [SAMPLE_TENANT, 1] })
+  recordWrite(tenant: Tenant, key: number): Promise<FeedRow[]> {
+    return this.sql.rows(
+      `SELECT ${FEED_COLUMNS} FROM change_log
+        WHERE id_organization = $2
+          AND transaction_id = (SELECT transaction_id FROM change_log
+                                 WHERE key = $1 AND id_organization = $2)
+          AND (key = $1 OR id_parent_entry IS NOT NULL)
+        ORDER BY key`,
+      [key, tenant.organizationKey],
     );
   }
 

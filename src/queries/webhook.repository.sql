@@ -61,7 +61,8 @@ WITH saved AS (
   INSERT INTO webhook_delivery
   (id_webhook, job_id, event_id, event_type, payload, replay_of, attempts, state)
   SELECT w.key, a.job_id, a.event_id, a.event_type, a.payload, a.replay_of,
-  jsonb_build_array(a.attempt), a.state
+  CASE WHEN a.attempt IS NULL THEN '[]' ELSE jsonb_build_array(a.attempt) END,
+  a.state
   FROM json_to_recordset($1::json) AS a(id_webhook int8, job_id uuid, event_id text,
   event_type text, payload json, replay_of int8, attempt jsonb, state text)
   JOIN webhook w ON w.key = a.id_webhook
@@ -77,7 +78,8 @@ WITH saved AS (
 -- WebhookRepository.routes
 -- arguments: <system scope webhook-delivery>, <transaction>
 -- tenancy: across organizations, system scope webhook-delivery: webhook deliveries are worked from one queue for every organization
-SELECT key, id_organization AS organization, events FROM webhook WHERE active;
+SELECT key, id_organization AS organization, id_business_unit AS "businessUnit",
+  id_user AS owner, url, condition, active, secret, date_created AS "dateCreated", events FROM webhook WHERE active;
 
 -- WebhookRepository.secret
 -- arguments: <tenant 1>, 1, <transaction>
@@ -98,5 +100,4 @@ UPDATE webhook_delivery SET state = $2 WHERE key = $1;
 -- arguments: <system scope webhook-delivery>, [1]
 -- tenancy: across organizations, system scope webhook-delivery: webhook deliveries are worked from one queue for every organization
 SELECT key, id_organization AS organization, id_business_unit AS "businessUnit",
-  id_user AS owner, url, condition, active, secret, date_created AS "dateCreated"
-  FROM webhook WHERE key = ANY($1::int8[]);
+  id_user AS owner, url, condition, active, secret, date_created AS "dateCreated" FROM webhook WHERE key = ANY($1::int8[]);

@@ -1,28 +1,24 @@
-import { Injectable } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { setTimeout } from 'node:timers/promises';
 import { Webhook as Signer } from 'standardwebhooks';
 import { systemScope } from '../access/access.tenant';
-import { AccessScope } from '../access/access.scope';
-import { AccessService } from '../access/access.service';
 import { ChangeLog, SYSTEM_ACTOR } from '../changes/change-log.service';
-import type { Identity } from '../common/identity';
 import { Slots } from '../common/slots';
 import type { Environment } from '../config/environment';
 import { Transaction } from '../database/transaction';
 import { Transactions } from '../database/transactions.service';
-import { readableChanges } from '../entity/readable-changes';
-import type { ChildChange, EntityEvent } from '../events/entity-event';
-import { JobIdentities } from '../events/job-identities.service';
-import { EntityRegistry } from '../model/entity.registry';
+import { uuidOfKeys } from '../queue/job-id';
 import { JobQueue, type JobEnvelope, type QueuedJob } from '../queue/job-queue.service';
 import type { DeliveryAttempt, DeliveryState } from './entities/webhook-delivery.entity';
 import { WebhookAddresses, WebhookTargetError } from './webhook-addresses';
-import { WebhookCondition } from './webhook-condition';
-import { DeliveryJob, EventDelivery } from './webhook-jobs';
+import { DeliveryJob, EventDelivery, firstRetrySeconds, ReadyDelivery } from './webhook-jobs';
+import { OwnedEvent, WebhookPayloads } from './webhook-payloads';
 import { TransportResult, WebhookTransport } from './webhook-transport';
 import {
   DELIVERY_QUEUE,
   NewDelivery,
+  RecordedAttempt,
   WebhookRepository,
   WebhookTarget,
 } from './webhook.repository';
@@ -30,53 +26,83 @@ import {
 /** Webhooks of every organization are routed and delivered from one queue. */
 const DELIVERY = systemScope('webhook-delivery');
 
-/** A delivery to attempt, of a job of the batch. */
-interface Planned {
-  job: QueuedJob<unknown>;
+/**
+ * How long a dispatcher pass waits for its first attempts' answers. A receiver that answers
+ * later holds no pass up (the other webhooks' events wait behind it): its delivery waits
+ * as a job, and its answer is recorded when it comes.
+ */
+const FIRST_ANSWER_WAIT_MS = 200;
+/** At shutdown, how long attempts already sent may take to be answered and recorded. */
+const SHUTDOWN_WAIT_MS = 5_000;
+
+/** An event the dispatcher routes to a webhook. */
+export interface RoutedDelivery extends OwnedEvent {
   webhook: WebhookTarget;
-  delivery: NewDelivery;
-  /** Attempts recorded before this one. */
-  attemptsBefore: number;
+  /** Its change-log entry's key: with the webhook's, the delivery's id in the queue. */
+  entryKey: number;
+  /** Whose the job is, should the delivery need one (JobEnvelope). */
+  organization: number | null;
+  actor: number | null;
 }
 
-/** An attempt made, with the state it leaves its delivery in. */
+/** A delivery to attempt. */
+interface Planned {
+  jobId: string;
+  envelope: Omit<JobEnvelope<unknown>, 'payload'>;
+  webhook: WebhookTarget;
+  /** The delivery as recorded (its body only where the change log does not hold it)… */
+  delivery: NewDelivery;
+  /** …and the body sent. */
+  body: object;
+  /** Attempts recorded before this one, and those the queue counted (a run that died). */
+  attemptsBefore: number;
+  retryCount: number;
+}
+
+/** An attempt made (or, with none, a delivery left to its job), with its delivery's state. */
 interface Outcome extends Planned {
-  attempt: DeliveryAttempt;
+  attempt: DeliveryAttempt | null;
   state: DeliveryState;
 }
 
-/** A webhook's owner as its deliveries read: as the owner is now. */
-interface Reader {
-  identity: Identity;
-  scope: AccessScope;
-}
-
-/** The event as a webhook's owner may read it, and whether something was left out. */
-export type DeliveredEvent = EntityEvent & { withheld?: true };
+/** What an attempt under way resolves to when it was never begun (late, or closing). */
+type Attempting = Promise<DeliveryAttempt | undefined>;
 
 /**
- * Makes a delivery's attempts. At the first, an event's delivery is decided and fixed: the
- * webhook's owner must read the record (at the time of the change) and the record meet the
- * condition; the body holds what the owner may read. Each attempt is signed afresh, sent to
- * the address checked for it, and recorded; a failed one is tried again by the queue, the
- * last marks the delivery failed, and a run of them turns the webhook off.
+ * Makes deliveries' attempts: each signed afresh, sent to the address checked for it, and
+ * recorded; a failed one is tried again by the queue, the last marks the delivery failed,
+ * and a run of them turns the webhook off.
+ *
+ * An event's first attempt is made by the dispatcher pass that routes it and recorded by
+ * that pass's transaction, with its position in the change log: no job is written for a
+ * delivery answered at once, and a crash before the commit leaves the entries to be read
+ * and sent again (at least once; the `webhook-id` tells a repeat). Retries, tests, replays
+ * and the attempts a pass could not wait for are jobs.
  */
 @Injectable()
-export class WebhookDeliveries {
+export class WebhookDeliveries implements BeforeApplicationShutdown {
+  private readonly logger = new Logger(WebhookDeliveries.name);
   private readonly timeoutMs: number;
   private readonly disableAfter: number;
   private readonly retries: number;
+  /** When a dispatched delivery's job comes due. */
+  private readonly firstRetrySeconds: number;
+  /**
+   * How late after its dispatch a first attempt may still begin: it ends, and is recorded,
+   * before its job is due.
+   */
+  private readonly attemptWithinMs: number;
   /** WEBHOOK_CONCURRENCY: this instance's attempts under way at once. */
   private readonly slots: Slots;
+  /** First attempts answered after their pass, until recorded. */
+  private readonly late = new Set<Promise<void>>();
+  private closing = false;
 
   constructor(
     private readonly repository: WebhookRepository,
     private readonly addresses: WebhookAddresses,
     private readonly transport: WebhookTransport,
-    private readonly condition: WebhookCondition,
-    private readonly identities: JobIdentities,
-    private readonly access: AccessService,
-    private readonly registry: EntityRegistry,
+    private readonly payloads: WebhookPayloads,
     private readonly transactions: Transactions,
     private readonly changeLog: ChangeLog,
     private readonly queue: JobQueue,
@@ -86,94 +112,122 @@ export class WebhookDeliveries {
     this.disableAfter = config.get('WEBHOOK_DISABLE_AFTER', { infer: true });
     this.retries = config.get('WEBHOOK_RETRIES', { infer: true });
     this.slots = new Slots(config.get('WEBHOOK_CONCURRENCY', { infer: true }));
+    this.firstRetrySeconds = firstRetrySeconds(config);
+    this.attemptWithinMs = this.firstRetrySeconds * 1000 - 3 * this.timeoutMs;
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    // No new first attempts (their jobs make them); those sent get a few seconds to be
+    // answered and recorded while the database is up. The timer holds no process open.
+    this.closing = true;
+    await Promise.race([
+      Promise.all(this.late),
+      setTimeout(SHUTDOWN_WAIT_MS, undefined, { ref: false }),
+    ]);
   }
 
   /**
-   * A batch of delivery jobs from the queue (retries, tests, replays, and first attempts
-   * the dispatching instance did not make): the jobs to try again, each with why.
+   * The first attempts of the deliveries a dispatcher pass routes, recorded by its
+   * transaction `tx`: with their outcome when answered within FIRST_ANSWER_WAIT_MS, else
+   * pending with a job due at the first retry's time (its answer recorded when it comes).
    */
-  async runBatch(jobs: QueuedJob<JobEnvelope<DeliveryJob>>[]): Promise<Map<string, Error>> {
-    return (await this.deliver(jobs, { fresh: false })).tryAgain;
-  }
-
-  /**
-   * The first attempts of deliveries just dispatched, whose jobs wait for the first retry's
-   * time: the jobs that need no retry are removed. An attempt whose turn comes when
-   * `mayStart` says no (late, behind receivers that hang; or the app is closing) is left to
-   * its job.
-   */
-  async attemptFirst(
-    jobs: QueuedJob<JobEnvelope<EventDelivery>>[],
-    mayStart: () => boolean,
-  ): Promise<void> {
-    const { tryAgain, left } = await this.deliver(jobs, { fresh: true, mayStart });
-    const done = jobs.filter(({ id }) => !tryAgain.has(id) && !left.has(id));
-    await this.queue.remove(
-      DELIVERY_QUEUE,
-      done.map(({ id }) => id),
-    );
-  }
-
-  /**
-   * Jobs' deliveries: their webhooks, deliveries and owners read once for all, their
-   * attempts made at once (WEBHOOK_CONCURRENCY of this instance's at a time) and recorded
-   * by one statement. `fresh`: jobs just dispatched, with no delivery made yet.
-   */
-  private async deliver(
-    jobs: QueuedJob<JobEnvelope<DeliveryJob>>[],
-    { fresh, mayStart = () => true }: { fresh: boolean; mayStart?: () => boolean },
-  ): Promise<{ tryAgain: Map<string, Error>; left: Set<string> }> {
-    // A job that cannot be decided (its condition no longer compiles) fails alone.
-    const tryAgain = new Map<string, Error>();
-    const left = new Set<string>();
-    const planned = await this.plan(jobs, fresh, tryAgain);
-    const attempts = await Promise.all(
-      planned.map(({ webhook, delivery }) =>
-        this.slots.run(() =>
-          mayStart() ? this.attempt(webhook, delivery) : Promise.resolve(undefined),
-        ),
-      ),
-    );
-    const outcomes: Outcome[] = [];
-    planned.forEach((plan, i) => {
-      const attempt = attempts[i];
-      if (!attempt) return void left.add(plan.job.id);
-      const delivered =
-        attempt.status !== undefined && attempt.status >= 200 && attempt.status < 300;
-      // The queue's own count too: a run that died before recording its attempt counts there.
-      const last = plan.attemptsBefore >= this.retries || plan.job.retryCount >= this.retries;
-      const state: DeliveryState = delivered ? 'delivered' : last ? 'failed' : 'retrying';
-      outcomes.push({ ...plan, attempt, state });
-    });
-    if (outcomes.length === 0) return { tryAgain, left };
-    const failures = outcomes.filter(({ state }) => state !== 'delivered');
-    if (failures.length === 0) {
-      await this.repository.recordAttempts(DELIVERY, outcomes);
-    } else {
-      await this.transactions.run(async (tx) => {
-        await this.repository.recordAttempts(DELIVERY, outcomes, tx);
-        for (const { webhook, attempt } of failures) await this.countFailure(webhook, attempt, tx);
+  async dispatch(routed: RoutedDelivery[], tx: Transaction): Promise<void> {
+    const decide = this.payloads.decider();
+    const planned: Planned[] = [];
+    const undecided: { id: string; data: JobEnvelope<EventDelivery> }[] = [];
+    for (const { webhook, entryKey, organization, actor, event, owner } of routed) {
+      const jobId = uuidOfKeys(webhook.key, entryKey);
+      const envelope = { organization, actor };
+      // A delivery that cannot be decided (its condition no longer compiles) goes to the
+      // queue at once, where it fails alone and is tried again.
+      const payload = await decide(webhook, { event, owner }).catch(() => {
+        undecided.push({
+          id: jobId,
+          data: { ...envelope, payload: { webhook: webhook.key, event, owner } },
+        });
+        return undefined;
+      });
+      if (!payload) continue;
+      const delivery = { idWebhook: webhook.key, jobId, eventId: event.id, eventType: event.type };
+      planned.push({
+        jobId,
+        envelope,
+        webhook,
+        delivery: { ...delivery, payload: this.payloads.stored(payload), replayOf: null },
+        body: payload,
+        attemptsBefore: 0,
+        retryCount: 0,
       });
     }
-    for (const { job, webhook, attempt, state } of failures) {
-      if (state === 'retrying') {
-        tryAgain.set(
-          job.id,
-          new Error(`webhook ${webhook.key}: ${failureOf(attempt)}; tried again later`),
-        );
+    const startBy = Date.now() + this.attemptWithinMs;
+    const attempts = planned.map((plan) =>
+      this.attemptInTurn(plan, () => !this.closing && Date.now() < startBy),
+    );
+    const answers = await answeredWithin(attempts, FIRST_ANSWER_WAIT_MS);
+    const outcomes: Outcome[] = [];
+    const late: { plan: Planned; attempting: Attempting }[] = [];
+    planned.forEach((plan, i) => {
+      const answer = answers[i];
+      if (answer) outcomes.push(this.outcomeOf(plan, answer));
+      else {
+        outcomes.push({ ...plan, attempt: null, state: 'pending' });
+        late.push({ plan, attempting: attempts[i] });
       }
-    }
-    return { tryAgain, left };
+    });
+    await this.record(outcomes, tx);
+    const jobs = outcomes
+      .filter(({ state }) => state === 'retrying' || state === 'pending')
+      .map(({ jobId, envelope, webhook }) => ({
+        id: jobId,
+        data: { ...envelope, payload: { webhook: webhook.key } satisfies ReadyDelivery },
+        startAfter: this.firstRetrySeconds,
+      }));
+    await this.queue.insert(DELIVERY_QUEUE, [...jobs, ...undecided], tx);
+    if (late.length === 0) return;
+    // Recorded once the pass has committed: a pass rolled back sends its entries again.
+    this.transactions.afterCommit(tx, () => {
+      for (const { plan, attempting } of late) {
+        const recording = this.recordLate(plan, attempting)
+          .catch((error: unknown) =>
+            this.logger.error(
+              error,
+              'a late first attempt was not recorded; its job makes it again',
+            ),
+          )
+          .finally(() => this.late.delete(recording));
+        this.late.add(recording);
+      }
+    });
   }
 
   /**
-   * The deliveries to attempt: an event's decided at its first attempt (made at that
-   * attempt's end), a test's or replay's as asked for; none for a webhook deleted, or
-   * turned off since the event (its delivery then cancelled).
+   * A batch of delivery jobs from the queue (retries, tests, replays, first attempts no
+   * pass made): the jobs to try again, each with why.
+   */
+  async runBatch(jobs: QueuedJob<JobEnvelope<DeliveryJob>>[]): Promise<Map<string, Error>> {
+    // A job that cannot be decided (its condition no longer compiles) fails alone.
+    const tryAgain = new Map<string, Error>();
+    const planned = await this.plan(jobs, tryAgain);
+    const attempts = await Promise.all(planned.map((plan) => this.attemptInTurn(plan)));
+    const outcomes = planned.map((plan, i) => this.outcomeOf(plan, attempts[i]!));
+    await this.record(outcomes);
+    for (const { jobId, webhook, attempt, state } of outcomes) {
+      if (state !== 'retrying') continue;
+      tryAgain.set(
+        jobId,
+        new Error(`webhook ${webhook.key}: ${failureOf(attempt!)}; tried again later`),
+      );
+    }
+    return tryAgain;
+  }
+
+  /**
+   * The deliveries of jobs to attempt: as made before (a retry; a test's or replay's, made
+   * by its request), or an event's decided now; none for a webhook deleted, or turned off
+   * since the event (its delivery then cancelled), or a delivery that has ended.
    */
   private async plan(
     jobs: QueuedJob<JobEnvelope<DeliveryJob>>[],
-    fresh: boolean,
     tryAgain: Map<string, Error>,
   ): Promise<Planned[]> {
     const webhooks = new Map(
@@ -184,22 +238,17 @@ export class WebhookDeliveries {
       ).map((webhook) => [webhook.key, webhook]),
     );
     const made = new Map(
-      (fresh
-        ? []
-        : await this.repository.byJobs(
-            DELIVERY,
-            jobs.map((job) => job.id),
-          )
+      (
+        await this.repository.byJobs(
+          DELIVERY,
+          jobs.map((job) => job.id),
+        )
       ).map((delivery) => [delivery.jobId, delivery]),
     );
-    const readers = new Map<number, Promise<Reader | undefined>>();
-    const readerOf = (webhook: WebhookTarget) => {
-      if (!readers.has(webhook.owner)) readers.set(webhook.owner, this.readerOf(webhook));
-      return readers.get(webhook.owner)!;
-    };
+    const decide = this.payloads.decider();
     const planned: Planned[] = [];
     for (const job of jobs) {
-      const work = job.data.payload;
+      const { payload: work, ...envelope } = job.data;
       const webhook = webhooks.get(work.webhook);
       const existing = made.get(job.id);
       if (!webhook || (existing && existing.state !== 'pending' && existing.state !== 'retrying')) {
@@ -210,43 +259,61 @@ export class WebhookDeliveries {
         if (existing) await this.repository.setState(DELIVERY, existing.key, 'cancelled');
         continue;
       }
-      // Made before (a retry; a test's or replay's, made by its request): as it was made.
+      const common = { jobId: job.id, envelope, webhook, retryCount: job.retryCount };
       if (existing) {
-        planned.push({
-          job,
-          webhook,
-          delivery: existing,
-          attemptsBefore: existing.attempts.length,
-        });
+        const body =
+          existing.payload ??
+          (await this.payloads.fromLog(DELIVERY.tenant(webhook.organization), existing.eventId));
+        // Its event's history was purged: there is nothing left to send.
+        if (!body) await this.repository.setState(DELIVERY, existing.key, 'cancelled');
+        else {
+          const attemptsBefore = existing.attempts.length;
+          planned.push({ ...common, delivery: existing, body, attemptsBefore });
+        }
         continue;
       }
       if (!isEvent) continue;
-      const payload = await this.payloadFor(webhook, work, await readerOf(webhook)).catch(
+      const payload = await decide(webhook, work).catch(
         (error: Error) => void tryAgain.set(job.id, error),
       );
       if (!payload) continue;
       const { id: eventId, type: eventType } = work.event;
-      const delivery = { idWebhook: webhook.key, jobId: job.id, eventId, eventType, payload };
-      planned.push({ job, webhook, delivery: { ...delivery, replayOf: null }, attemptsBefore: 0 });
+      const delivery = { idWebhook: webhook.key, jobId: job.id, eventId, eventType };
+      const stored = this.payloads.stored(payload);
+      planned.push({
+        ...common,
+        delivery: { ...delivery, payload: stored, replayOf: null },
+        body: payload,
+        attemptsBefore: 0,
+      });
     }
     return planned;
   }
 
-  /** Whom a webhook's owner reads as, now; undefined when the owner is gone or inactive. */
-  private async readerOf(webhook: WebhookTarget): Promise<Reader | undefined> {
-    const identity = await this.identities.of(webhook.organization, webhook.owner, DELIVERY_QUEUE);
-    return identity && { identity, scope: await this.access.scopeOf(identity) };
+  /**
+   * An attempt in this instance's turn (WEBHOOK_CONCURRENCY at a time), never thrown;
+   * undefined when `mayStart` says no once its turn comes.
+   */
+  private attemptInTurn(plan: Planned, mayStart: () => boolean = () => true): Attempting {
+    return this.slots.run(async () => {
+      if (!mayStart()) return undefined;
+      return this.attempt(plan).catch((error: Error) => ({
+        at: new Date().toISOString(),
+        error: `not sent: ${error.message}`,
+        durationMs: 0,
+      }));
+    });
   }
 
   /** One attempt, signed now; its failure (a refused address too) recorded, never thrown. */
-  private async attempt(webhook: WebhookTarget, delivery: NewDelivery): Promise<DeliveryAttempt> {
+  private async attempt({ webhook, delivery, body: sent }: Planned): Promise<DeliveryAttempt> {
     const at = new Date();
     const started = performance.now();
     let result: TransportResult;
     try {
       const url = this.addresses.parse(webhook.url);
       const target = await this.addresses.target(url);
-      const body = JSON.stringify(delivery.payload);
+      const body = JSON.stringify(sent);
       const signature = new Signer(webhook.secret).sign(delivery.eventId, at, body);
       const headers = {
         'content-type': 'application/json',
@@ -265,6 +332,43 @@ export class WebhookDeliveries {
       ...result,
       durationMs: Math.round(performance.now() - started),
     };
+  }
+
+  private outcomeOf(plan: Planned, attempt: DeliveryAttempt): Outcome {
+    const delivered = attempt.status !== undefined && attempt.status >= 200 && attempt.status < 300;
+    const last = plan.attemptsBefore >= this.retries || plan.retryCount >= this.retries;
+    return { ...plan, attempt, state: delivered ? 'delivered' : last ? 'failed' : 'retrying' };
+  }
+
+  /** A first attempt answered after its pass: recorded, and its job removed unless wanted. */
+  private async recordLate(plan: Planned, attempting: Attempting): Promise<void> {
+    const attempt = await attempting;
+    // Never begun: its job makes it.
+    if (!attempt) return;
+    const outcome = this.outcomeOf(plan, attempt);
+    await this.record([outcome]);
+    if (outcome.state !== 'retrying') await this.queue.remove(DELIVERY_QUEUE, [plan.jobId]);
+  }
+
+  /**
+   * Outcomes in one statement, the failures counted beside it: in `tx`, or in a
+   * transaction of their own.
+   */
+  private async record(outcomes: Outcome[], tx?: Transaction): Promise<void> {
+    if (outcomes.length === 0) return;
+    const recorded: RecordedAttempt[] = outcomes.map(({ delivery, attempt, state }) => ({
+      delivery,
+      attempt,
+      state,
+    }));
+    const failures = outcomes.filter(({ attempt, state }) => attempt && state !== 'delivered');
+    if (!tx && failures.length === 0) {
+      return this.repository.recordAttempts(DELIVERY, recorded);
+    }
+    await this.transactions.run(async (inTx) => {
+      await this.repository.recordAttempts(DELIVERY, recorded, inTx);
+      for (const { webhook, attempt } of failures) await this.countFailure(webhook, attempt!, inTx);
+    }, tx);
   }
 
   private async countFailure(
@@ -292,56 +396,19 @@ export class WebhookDeliveries {
       },
     ]);
   }
+}
 
-  /**
-   * The body of an event's delivery, or undefined when it is not the webhook's to get: the
-   * change came before the webhook, its owner cannot read the record (or is gone), or the
-   * record does not meet the condition (a deleted one has none to meet).
-   */
-  private async payloadFor(
-    webhook: WebhookTarget,
-    { event, owner }: EventDelivery,
-    reader: Reader | undefined,
-  ): Promise<DeliveredEvent | undefined> {
-    if (Date.parse(event.occurredAt) < webhook.dateCreated.getTime()) return undefined;
-    const type = this.registry.find(event.entity);
-    if (!reader || !type || reader.identity.organizationKey !== webhook.organization) {
-      return undefined;
-    }
-    if (!reader.scope.allows(type, 'read', owner)) return undefined;
-    if (webhook.condition && event.operation !== 'deleted' && event.key !== null) {
-      const met = await this.condition.matches(
-        reader.identity,
-        event.entity,
-        event.key,
-        webhook.condition,
-      );
-      if (!met) return undefined;
-    }
-    return this.readable(reader.scope, event);
-  }
-
-  private readable(scope: AccessScope, event: EntityEvent): DeliveredEvent {
-    let withheld = false;
-    const cut = (entity: string, changes: Record<string, unknown>) => {
-      const readable = readableChanges(scope, this.registry.find(entity), changes);
-      withheld ||= readable.withheld;
-      return readable.changes;
-    };
-    const children = (list: ChildChange[]): ChildChange[] =>
-      list.map((child) => ({
-        ...child,
-        changes: cut(child.entity, child.changes),
-        children: children(child.children),
-      }));
-    const shown: DeliveredEvent = {
-      ...event,
-      changes: cut(event.entity, event.changes),
-      children: children(event.children),
-    };
-    if (withheld) shown.withheld = true;
-    return shown;
-  }
+/** Each attempt's answer as it stands after `waitMs` (undefined: not yet, or never begun). */
+async function answeredWithin(
+  attempts: Attempting[],
+  waitMs: number,
+): Promise<(DeliveryAttempt | undefined)[]> {
+  const answers: (DeliveryAttempt | undefined)[] = attempts.map(() => undefined);
+  await Promise.race([
+    Promise.all(attempts.map((attempting, i) => attempting.then((a) => (answers[i] = a)))),
+    setTimeout(waitMs, undefined, { ref: false }),
+  ]);
+  return [...answers];
 }
 
 function failureOf({ status, error }: DeliveryAttempt): string {

@@ -11,13 +11,6 @@ import type { DeliveryAttempt, DeliveryState } from './entities/webhook-delivery
 /** The queue of deliveries (one job per event and webhook, or per test and replay). */
 export const DELIVERY_QUEUE = 'webhook-delivery';
 
-/** An active webhook as the dispatcher routes by it. */
-export interface WebhookRoute {
-  key: number;
-  organization: number;
-  events: string;
-}
-
 /** A webhook as a delivery needs it: with its secret. */
 export interface WebhookTarget {
   key: number;
@@ -31,13 +24,19 @@ export interface WebhookTarget {
   dateCreated: Date;
 }
 
+/** An active webhook as the dispatcher routes by it: what it takes, and where it goes. */
+export interface WebhookRoute extends WebhookTarget {
+  events: string;
+}
+
 export interface DeliveryRow {
   key: number;
   idWebhook: number;
   jobId: string;
   eventId: string;
   eventType: string;
-  payload: object;
+  /** The body, where the change log does not hold it (see WebhookDelivery.payload). */
+  payload: object | null;
   state: DeliveryState;
   attempts: DeliveryAttempt[];
   replayOf: number | null;
@@ -49,10 +48,10 @@ export interface DeliverySummary extends Omit<DeliveryRow, 'payload' | 'jobId' |
   nextAttemptAt: Date | null;
 }
 
-/** An attempt made, as recorded. */
+/** An attempt made, as recorded; none for a delivery whose first attempt is under way. */
 export interface RecordedAttempt {
   delivery: NewDelivery;
-  attempt: DeliveryAttempt;
+  attempt: DeliveryAttempt | null;
   state: DeliveryState;
 }
 
@@ -60,6 +59,9 @@ export type NewDelivery = Pick<
   DeliveryRow,
   'idWebhook' | 'jobId' | 'eventId' | 'eventType' | 'payload' | 'replayOf'
 >;
+
+const TARGET_COLUMNS = `key, id_organization AS organization, id_business_unit AS "businessUnit",
+  id_user AS owner, url, condition, active, secret, date_created AS "dateCreated"`;
 
 const DELIVERY_COLUMNS = `d.key, d.id_webhook AS "idWebhook", d.job_id AS "jobId",
   d.event_id AS "eventId", d.event_type AS "eventType", d.state, d.attempts,
@@ -79,21 +81,14 @@ export class WebhookRepository {
 
   @GenerateSql({ params: [DELIVERY, IN_TRANSACTION] })
   routes(_system: SystemScope, tx: Transaction): Promise<WebhookRoute[]> {
-    return this.sql.rows(
-      `SELECT key, id_organization AS organization, events FROM webhook WHERE active`,
-      [],
-      tx,
-    );
+    return this.sql.rows(`SELECT ${TARGET_COLUMNS}, events FROM webhook WHERE active`, [], tx);
   }
 
   @GenerateSql({ params: [DELIVERY, [1]] })
   targets(_system: SystemScope, keys: number[]): Promise<WebhookTarget[]> {
-    return this.sql.rows(
-      `SELECT key, id_organization AS organization, id_business_unit AS "businessUnit",
-              id_user AS owner, url, condition, active, secret, date_created AS "dateCreated"
-         FROM webhook WHERE key = ANY($1::int8[])`,
-      [keys],
-    );
+    return this.sql.rows(`SELECT ${TARGET_COLUMNS} FROM webhook WHERE key = ANY($1::int8[])`, [
+      keys,
+    ]);
   }
 
   /** Whether the organization has the webhook. */
@@ -217,7 +212,7 @@ export class WebhookRepository {
 
   /**
    * Attempts, each appended to its delivery's log (the delivery made with its body at its
-   * first attempt); a success starts its webhook's count of failures afresh. One statement
+   * first attempt, or with none while that is under way); a success starts its webhook's count of failures afresh. One statement
    * for them all; nothing for a webhook gone.
    */
   @GenerateSql({
@@ -260,7 +255,8 @@ export class WebhookRepository {
          INSERT INTO webhook_delivery
                 (id_webhook, job_id, event_id, event_type, payload, replay_of, attempts, state)
          SELECT w.key, a.job_id, a.event_id, a.event_type, a.payload, a.replay_of,
-                jsonb_build_array(a.attempt), a.state
+                CASE WHEN a.attempt IS NULL THEN '[]' ELSE jsonb_build_array(a.attempt) END,
+                a.state
            FROM json_to_recordset($1::json) AS a(id_webhook int8, job_id uuid, event_id text,
                   event_type text, payload json, replay_of int8, attempt jsonb, state text)
            JOIN webhook w ON w.key = a.id_webhook

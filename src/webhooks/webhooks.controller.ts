@@ -11,6 +11,7 @@ import {
 } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
+  ApiConflictResponse,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiQuery,
@@ -96,6 +97,7 @@ export class WebhooksController {
   @Post(':key/deliveries/:delivery/replay')
   @HttpCode(202)
   @ApiAcceptedResponse({ type: DeliveryStartedDto, description: 'A new delivery of the same body' })
+  @ApiConflictResponse({ description: "The event's history was purged: no body to send" })
   async replay(
     @CurrentIdentity() identity: Identity,
     @Param('key', ParseKeyPipe) key: number,

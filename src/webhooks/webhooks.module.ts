@@ -10,6 +10,7 @@ import { WEBHOOK_ENTITIES } from './entities';
 import { HostResolver, WebhookAddresses } from './webhook-addresses';
 import { WebhookCondition } from './webhook-condition';
 import { WebhookDeliveries } from './webhook-deliveries.service';
+import { WebhookPayloads } from './webhook-payloads';
 import { WebhookRouter } from './webhook-router';
 import { WebhookTransport } from './webhook-transport';
 import { WebhookHooks } from './webhook.hooks';
@@ -19,7 +20,7 @@ import { WebhooksService } from './webhooks.service';
 
 /**
  * Webhooks: an entity type administrators manage, fed the change log's events through the
- * event dispatcher, each delivery a job (signed, retried, logged, replayable).
+ * event dispatcher, each delivery signed, logged, retried as a job and replayable.
  */
 @Module({
   imports: [
@@ -38,6 +39,7 @@ import { WebhooksService } from './webhooks.service';
     WebhookCondition,
     WebhookDeliveries,
     WebhookHooks,
+    WebhookPayloads,
     WebhookRepository,
     WebhookRouter,
     WebhookTransport,

@@ -1,4 +1,9 @@
-import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import {
+  BadRequestException,
+  ConflictException,
+  Injectable,
+  NotFoundException,
+} from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { tenantOf } from '../access/access.tenant';
 import { actorOf, ChangeLog } from '../changes/change-log.service';
@@ -9,6 +14,7 @@ import { Transactions } from '../database/transactions.service';
 import { JobEnvelope, JobQueue } from '../queue/job-queue.service';
 import { CreateWebhookDto, CreatedWebhookDto } from './dto/webhook.dto';
 import { newSecret } from './webhook.hooks';
+import { WebhookPayloads } from './webhook-payloads';
 import {
   DELIVERY_QUEUE,
   DeliveryRow,
@@ -34,6 +40,7 @@ export class WebhooksService {
     private readonly changeLog: ChangeLog,
     private readonly repository: WebhookRepository,
     private readonly queue: JobQueue,
+    private readonly payloads: WebhookPayloads,
   ) {}
 
   /** Made through the entity engine as the caller (its rules, its change log), secret shown. */
@@ -77,8 +84,14 @@ export class WebhooksService {
     return this.send(identity, key, { eventId: id, eventType: 'webhook.test', payload });
   }
 
+  /** The same body again: the one kept, or (kept by none) the event as the log holds it. */
   async replay(identity: Identity, key: number, deliveryKey: number): Promise<number> {
-    const { eventId, eventType, payload } = await this.delivery(identity, key, deliveryKey);
+    const { eventId, eventType, payload } = await this.recorded(identity, key, deliveryKey);
+    if (!payload && !(await this.payloads.fromLog(tenantOf(identity), eventId))) {
+      throw new ConflictException(
+        `Delivery ${deliveryKey} has no body to send again: its event's history was purged`,
+      );
+    }
     return this.send(identity, key, { eventId, eventType, payload, replayOf: deliveryKey });
   }
 
@@ -97,7 +110,19 @@ export class WebhooksService {
     return this.repository.deliveries(tenantOf(identity), key, before, limit);
   }
 
+  /** A delivery with its body (null once its event's history was purged). */
   async delivery(identity: Identity, key: number, deliveryKey: number): Promise<DeliveryRow> {
+    const delivery = await this.recorded(identity, key, deliveryKey);
+    const payload =
+      delivery.payload ?? (await this.payloads.fromLog(tenantOf(identity), delivery.eventId));
+    return { ...delivery, payload: payload ?? null };
+  }
+
+  private async recorded(
+    identity: Identity,
+    key: number,
+    deliveryKey: number,
+  ): Promise<DeliveryRow> {
     await this.assertExists(identity, key);
     const delivery = await this.repository.delivery(tenantOf(identity), key, deliveryKey);
     if (!delivery) throw new NotFoundException(`Webhook ${key} has no delivery ${deliveryKey}`);

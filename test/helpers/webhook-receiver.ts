@@ -15,6 +15,8 @@ export interface Received {
  */
 export class WebhookReceiver {
   readonly received: Received[] = [];
+  /** Called as each request arrives, before it is answered. */
+  onReceived?: (received: Received) => void;
   private readonly failed = new Set<string>();
   private readonly hanging = new Set<ServerResponse>();
   private server!: Server;
@@ -26,11 +28,9 @@ export class WebhookReceiver {
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         const path = request.url ?? '';
-        this.received.push({
-          path,
-          headers: request.headers,
-          body: Buffer.concat(chunks).toString(),
-        });
+        const received = { path, headers: request.headers, body: Buffer.concat(chunks).toString() };
+        this.received.push(received);
+        this.onReceived?.(received);
         this.answer(path, response);
       });
     });

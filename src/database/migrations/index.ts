@@ -10,6 +10,7 @@ import { ChangeLog1795700000000 } from './1795700000000-ChangeLog';
 import { Jobs1795800000000 } from './1795800000000-Jobs';
 import { Webhooks1795900000000 } from './1795900000000-Webhooks';
 import { WebhookPayloadJson1796000000000 } from './1796000000000-WebhookPayloadJson';
+import { WebhookPayloadFromLog1796100000000 } from './1796100000000-WebhookPayloadFromLog';
 
 /** Listed, not globbed, so the same list works compiled, under ts-jest and in the CLI. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   Jobs1795800000000,
   Webhooks1795900000000,
   WebhookPayloadJson1796000000000,
+  WebhookPayloadFromLog1796100000000,
 ];

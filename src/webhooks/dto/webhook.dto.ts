@@ -65,6 +65,10 @@ export class DeliveryDto {
   @ApiProperty({ type: String, format: 'date-time' }) createdAt: Date;
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true })
   nextAttemptAt?: Date | null;
-  @ApiPropertyOptional({ description: 'The body sent (one delivery only)' })
-  payload?: object;
+  @ApiPropertyOptional({
+    type: Object,
+    nullable: true,
+    description: "The body sent (one delivery only); null once its event's history was purged",
+  })
+  payload?: object | null;
 }

@@ -44,9 +44,14 @@ export class WebhookDelivery {
   @Column({ type: 'varchar', length: 100 })
   eventType: string;
 
-  /** json, not jsonb: kept as written, so every attempt sends the first one's bytes. */
-  @Column({ type: 'json' })
-  payload: Record<string, unknown>;
+  /**
+   * The body, when it is not the event as the change log holds it (null: as the log has it,
+   * the usual case, so the bytes are not kept twice): an event cut to what the webhook's
+   * owner may read, a test. json, not jsonb: kept as written, so every attempt sends the
+   * first one's bytes.
+   */
+  @Column({ type: 'json', nullable: true })
+  payload: Record<string, unknown> | null;
 
   @Column({ type: 'varchar', length: 20, default: 'pending' })
   state: DeliveryState;
