@@ -242,6 +242,37 @@ describe('after-commit events and jobs', () => {
     }
   });
 
+  /** A connection to `database` on the suite's server, in a transaction held open. */
+  async function heldOpen(database: string | undefined, work: string): Promise<Client> {
+    const url = new URL(process.env.ATRIUM_TEST_DATABASE_URL!);
+    if (database) url.pathname = `/${database}`;
+    const client = new Client({ connectionString: url.toString() });
+    await client.connect();
+    await client.query('BEGIN');
+    await client.query(work);
+    return client;
+  }
+
+  it('holds no event back for a transaction open in another database of the server, that wrote there', async () => {
+    const other = await heldOpen('postgres', 'CREATE TEMPORARY TABLE held_open (n int)');
+    try {
+      const accountKey = await createAccount('Beside a long transaction');
+      await waitFor(() => eventsOf('account', accountKey).length > 0, 1_000);
+    } finally {
+      await other.end();
+    }
+  });
+
+  it('holds no event back for a session of this database that has written nothing', async () => {
+    const idle = await heldOpen(undefined, 'SELECT count(*) FROM account');
+    try {
+      const accountKey = await createAccount('Beside an idle session');
+      await waitFor(() => eventsOf('account', accountKey).length > 0, 1_000);
+    } finally {
+      await idle.end();
+    }
+  });
+
   it('tries a failed subscriber again, with the same event', async () => {
     failOnce.add('Flaky');
     const accountKey = await createAccount('Flaky');

@@ -25,19 +25,26 @@ const STATE_COLUMNS = `range_from AS "rangeFrom", range_to AS "rangeTo",
   done_key AS "doneKey", pending,
   (last_pass IS NULL OR now() > last_pass) AS later`;
 
+/** The state as a pass finds it: with where the log may be read up to now. */
+export interface LockedState extends DispatchState {
+  /** ChangeFeedRepository.horizon, read with the state. */
+  horizon: number;
+}
+
 /** The dispatcher's one row: read and written by one instance at a time. */
 @Injectable()
 export class EventDispatchRepository {
   constructor(private readonly sql: Sql) {}
 
   /**
-   * The state, locked for `tx`; undefined while another instance holds it (that one
-   * dispatches: this one skips its turn rather than wait).
+   * The state, locked for `tx`, with the change log's horizon; undefined while another
+   * instance holds it (that one dispatches: this one skips its turn rather than wait).
    */
   @GenerateSql({ params: ['events', IN_TRANSACTION] })
-  async lock(name: string, tx: Transaction): Promise<DispatchState | undefined> {
-    const state = await this.sql.row<DispatchState>(
-      `SELECT ${STATE_COLUMNS} FROM event_dispatch WHERE name = $1 FOR UPDATE SKIP LOCKED`,
+  async lock(name: string, tx: Transaction): Promise<LockedState | undefined> {
+    const state = await this.sql.row<LockedState>(
+      `SELECT ${STATE_COLUMNS}, change_log_horizon() AS horizon
+         FROM event_dispatch WHERE name = $1 FOR UPDATE SKIP LOCKED`,
       [name],
       tx,
     );

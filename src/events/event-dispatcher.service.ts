@@ -2,7 +2,13 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { ConfigService } from '@nestjs/config';
 import { setTimeout } from 'node:timers/promises';
 import { systemScope } from '../access/access.tenant';
-import { ChangeFeedRepository, FeedRange, FeedRow } from '../changes/change-feed.repository';
+import {
+  ChangeFeedRepository,
+  FeedFilter,
+  FeedRange,
+  FeedRead,
+  FeedRow,
+} from '../changes/change-feed.repository';
 import { ChangeLog } from '../changes/change-log.service';
 import type { Environment } from '../config/environment';
 import { Transaction } from '../database/transaction';
@@ -10,6 +16,7 @@ import { Transactions } from '../database/transactions.service';
 import { uuidOfKeys } from '../queue/job-id';
 import { JobEnvelope, JobQueue } from '../queue/job-queue.service';
 import { byParent, EVENT_OPERATIONS, eventOf } from './entity-event';
+import { inRecordOrder, recordOf } from './event-order';
 import { DispatchState, EventDispatchRepository } from './event-dispatch.repository';
 import { EventHandlers } from './event-handlers.service';
 import type { EntityEvent } from './entity-event';
@@ -31,9 +38,9 @@ const PASS_GAP_MS = 50;
  * if its write committed (a crash loses none: the jobs and the dispatcher's position are
  * written by one transaction).
  *
- * It reads ranges of PostgreSQL transaction ids below the horizon of transactions under
- * way, each in key order, a chunk per transaction; one instance at a time (the others
- * skip their turn). An entry is held back while an earlier entry of its record is still
+ * It reads ranges of PostgreSQL transaction ids below the horizon of this database's
+ * transactions under way (ChangeFeedRepository.horizon), each in key order, a chunk per
+ * transaction, in one statement; one instance at a time (the others skip their turn). An entry is held back while an earlier entry of its record is still
  * unread (its transaction id came later, or it lies further in the range), so each
  * subscriber gets a record's events in the order they were written. Woken after each
  * commit of this instance that logged a record (while anything takes events: a subscriber,
@@ -115,11 +122,12 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
 
   /** One chunk; whether there may be more to read at once. */
   private async pass(tx: Transaction): Promise<boolean> {
-    const state = await this.state.lock(NAME, tx);
+    const locked = await this.state.lock(NAME, tx);
     // Locked by another instance, or this transaction began before the last pass ended.
-    if (!state?.later) return false;
+    if (!locked?.later) return false;
+    const { horizon, ...state } = locked;
     if (state.rangeFrom === state.rangeTo) {
-      state.rangeTo = await this.feed.horizon(tx);
+      state.rangeTo = horizon;
       state.doneKey = 0;
     }
     const range: FeedRange = { from: state.rangeFrom, to: state.rangeTo, after: state.doneKey };
@@ -128,65 +136,31 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
     // before this transaction's snapshot, so before any route made since.
     const reading = this.handlers.anySubscriber || routes.length > 0;
     this.routing = reading;
-    const fresh =
-      reading && range.from < range.to
-        ? await this.feed.recordEntries(DISPATCH, range, EVENT_OPERATIONS, CHUNK, tx)
-        : [];
-    const held =
-      state.pending.length > 0 ? await this.feed.entries(DISPATCH, state.pending, tx) : [];
-    const { ready, waiting } = await this.inOrder(range, [...fresh, ...held], tx);
-    await this.enqueue(ready, routes, tx);
+    // (Entries held back for destinations since gone are let go with them.)
+    const read =
+      reading && (range.from < range.to || state.pending.length > 0)
+        ? await this.feed.next(DISPATCH, range, state.pending, this.filter(routes), tx)
+        : nothingRead(range);
+    const { ready, waiting } = inRecordOrder(read.candidates);
+    await this.enqueue(ready, byParent(read.children), routes, tx);
     const next: DispatchState = { ...state, pending: waiting.map((entry) => entry.key) };
-    if (fresh.length < CHUNK) {
+    if (read.fresh < CHUNK) {
       next.rangeFrom = state.rangeTo;
       next.doneKey = 0;
     } else {
-      next.doneKey = fresh[fresh.length - 1].key;
+      next.doneKey = read.lastFreshKey;
     }
     await this.state.save(NAME, next, tx);
-    return fresh.length === CHUNK || (fresh.length > 0 && next.rangeFrom === next.rangeTo);
+    return read.fresh === CHUNK || (read.fresh > 0 && next.rangeFrom === next.rangeTo);
   }
 
-  /**
-   * The entries that may go now, in key order, and those that wait behind an unread earlier
-   * entry of their record (with every later one of that record).
-   */
-  private async inOrder(
-    range: FeedRange,
-    candidates: FeedRow[],
-    tx: Transaction,
-  ): Promise<{ ready: FeedRow[]; waiting: FeedRow[] }> {
-    if (candidates.length === 0) return { ready: [], waiting: [] };
-    candidates.sort((a, b) => a.key - b.key);
-    const unread = await this.feed.unread(
-      DISPATCH,
-      range,
-      [...new Set(candidates.map((c) => c.rootEntity))],
-      [...new Set(candidates.map((c) => c.rootKey!))],
-      EVENT_OPERATIONS,
-      candidates[candidates.length - 1].key,
-      tx,
-    );
-    const unreadOf = new Map<string, Set<number>>();
-    for (const { rootEntity, rootKey, key } of unread) {
-      const id = `${rootEntity}:${rootKey}`;
-      unreadOf.set(id, (unreadOf.get(id) ?? new Set()).add(key));
-    }
-    const ready: FeedRow[] = [];
-    const waiting: FeedRow[] = [];
-    const blocked = new Set<string>();
-    for (const entry of candidates) {
-      const id = recordOf(entry);
-      const earlier = [...(unreadOf.get(id) ?? [])].some((key) => key < entry.key);
-      if (blocked.has(id) || earlier) {
-        blocked.add(id);
-        waiting.push(entry);
-      } else {
-        unreadOf.get(id)?.delete(entry.key);
-        ready.push(entry);
-      }
-    }
-    return { ready, waiting };
+  /** What a pass reads: a chunk of the records' entries, with the child rows of the types taken. */
+  private filter(routes: EventRoutes[]): FeedFilter {
+    const taken = [
+      ...this.handlers.subscribedEntities,
+      ...routes.flatMap((route) => route.entities),
+    ];
+    return { operations: EVENT_OPERATIONS, limit: CHUNK, entities: [...new Set(taken)] };
   }
 
   /** The routers' routes as of `tx`, those that route anything. */
@@ -203,7 +177,12 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
    * A job per event and subscriber, keyed by record so that each runs a record's in order;
    * and to each route the events it wants.
    */
-  private async enqueue(entries: FeedRow[], routes: EventRoutes[], tx: Transaction): Promise<void> {
+  private async enqueue(
+    entries: FeedRow[],
+    below: Map<number, FeedRow[]>,
+    routes: EventRoutes[],
+    tx: Transaction,
+  ): Promise<void> {
     const routed = entries
       .map((entry) => ({
         entry,
@@ -212,12 +191,6 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
       }))
       .filter(({ queues, routes }) => queues.length > 0 || routes.length > 0);
     if (routed.length === 0) return;
-    const children = await this.feed.childEntries(
-      DISPATCH,
-      [...new Set(routed.map(({ entry }) => entry.transactionId))],
-      tx,
-    );
-    const below = byParent(children);
     const jobs = new Map<
       string,
       { id: string; data: JobEnvelope<EntityEvent>; singletonKey: string }[]
@@ -249,6 +222,7 @@ function jobIdOf(entry: FeedRow): string {
   return uuidOfKeys(0, entry.key);
 }
 
-function recordOf(entry: FeedRow): string {
-  return `${entry.rootEntity}:${entry.rootKey}`;
+/** A read of nothing: the range passed over. */
+function nothingRead(range: FeedRange): FeedRead {
+  return { fresh: 0, lastFreshKey: range.after, candidates: [], children: [] };
 }

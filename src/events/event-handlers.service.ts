@@ -148,6 +148,11 @@ export class EventHandlers implements OnModuleInit, OnApplicationBootstrap {
     return this.subscribers.length > 0 || this.eventRouters.length > 0;
   }
 
+  /** The types whose records' events some subscriber takes. */
+  get subscribedEntities(): string[] {
+    return this.subscribers.map((s) => s.entity);
+  }
+
   get anySubscriber(): boolean {
     return this.subscribers.length > 0;
   }

@@ -4,7 +4,8 @@
 -- arguments: "events", <transaction>
 SELECT range_from AS "rangeFrom", range_to AS "rangeTo",
   done_key AS "doneKey", pending,
-  (last_pass IS NULL OR now() > last_pass) AS later FROM event_dispatch WHERE name = $1 FOR UPDATE SKIP LOCKED;
+  (last_pass IS NULL OR now() > last_pass) AS later, change_log_horizon() AS horizon
+  FROM event_dispatch WHERE name = $1 FOR UPDATE SKIP LOCKED;
 
 -- EventDispatchRepository.save
 -- arguments: "events", {"rangeFrom":1,"rangeTo":100,"doneKey":0,"pending":[],"later":true}, <transaction>

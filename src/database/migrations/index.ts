@@ -11,6 +11,7 @@ import { Jobs1795800000000 } from './1795800000000-Jobs';
 import { Webhooks1795900000000 } from './1795900000000-Webhooks';
 import { WebhookPayloadJson1796000000000 } from './1796000000000-WebhookPayloadJson';
 import { WebhookPayloadFromLog1796100000000 } from './1796100000000-WebhookPayloadFromLog';
+import { ChangeLogHorizon1796200000000 } from './1796200000000-ChangeLogHorizon';
 
 /** Listed, not globbed, so the same list works compiled, under ts-jest and in the CLI. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   Webhooks1795900000000,
   WebhookPayloadJson1796000000000,
   WebhookPayloadFromLog1796100000000,
+  ChangeLogHorizon1796200000000,
 ];
