@@ -25,6 +25,16 @@ describe('demo data set', () => {
     expect(counts.spread.days).toBeGreaterThan(600);
   });
 
+  it('is written by first boot as the system, owned by the administrator', async () => {
+    const [first] = await t.dataSource.query(`
+      SELECT c.actor_name AS "actorName", c.via, u.user_name AS owner
+        FROM change_log c JOIN organization o ON o.key = c.id_organization AND o.name = 'Demo'
+        JOIN "user" u ON u.key = c.id_user
+       WHERE c.entity = 'account' AND c.operation = 'created'
+       ORDER BY c.key LIMIT 1`);
+    expect(first).toEqual({ actorName: 'admin', via: 'system', owner: 'admin' });
+  });
+
   it('has invoice totals equal to the sum of their lines, computed by the hooks', async () => {
     const mismatches = await t.dataSource.query(`
       SELECT i.key FROM invoice i JOIN organization o ON o.key = i.id_organization AND o.name = 'Demo'

@@ -1,43 +1,14 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import request from 'supertest';
-import { freePort } from './helpers/free-port';
+import { startEventsServer as startServer, stopped } from './helpers/events-server';
 import { waitFor } from './helpers/postmaster';
 import { apiKeyUser, createTestApp, TestApp } from './helpers/test-app';
 import { WebhookReceiver } from './helpers/webhook-receiver';
 
-const SERVER = resolve(__dirname, 'fixtures/events-server.ts');
-const TS_NODE = require.resolve('ts-node/register/transpile-only');
-
-/** The fixture server (an event subscriber writing to a file) as a process of its own. */
-async function startServer(
-  env: Record<string, string>,
-): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['-r', TS_NODE, SERVER], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
-  });
-  let output = '';
-  await new Promise<void>((started, failed) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('listening')) started();
-    });
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) =>
-      failed(new Error(`exited with ${code} before listening:\n${output}`)),
-    );
-  });
-  return { child, url: `http://127.0.0.1:${port}` };
-}
-
-async function killed(child: ChildProcess): Promise<void> {
-  const exited = new Promise((done) => child.once('exit', done));
-  child.kill('SIGKILL');
-  await exited;
-}
+const killed = (child: ChildProcess) => stopped(child, 'SIGKILL');
 
 describe('events across a crash', () => {
   let t: TestApp;
@@ -59,7 +30,7 @@ describe('events across a crash', () => {
   // Each test's servers go with it: another instance would work the next test's queues.
   afterEach(async () => {
     for (const child of children) {
-      if (child.exitCode === null && child.signalCode === null) await killed(child);
+      await killed(child);
     }
   });
   afterAll(async () => {
@@ -234,6 +205,50 @@ describe('events across a crash', () => {
       const second = await startServer(webhookEnv());
       children.push(second.child);
       await deliveredAgain(receiver, path, second.url, admin.key, webhook);
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it('takes back a retry whose instance died during its request, and makes the next attempt within its bound', async () => {
+    const receiver = new WebhookReceiver();
+    await receiver.start();
+    try {
+      const admin = await apiKeyUser(t, { isAdmin: true });
+      const first = await startServer(webhookEnv());
+      children.push(first.child);
+      const path = `/ok/retry-held-${Date.now()}`;
+      // The first attempt fails; its retry, the job's, hangs until the instance dies.
+      receiver.script(path, ['fail', 'hang']);
+      const died = new Promise<void>((done) => {
+        receiver.onReceived = ({ path: at }) => {
+          if (at !== path || receiver.bodies(path).length !== 2) return;
+          first.child.kill('SIGKILL');
+          first.child.once('exit', () => done());
+        };
+      });
+      const { webhook } = await webhookAndContact(first.url, admin.key, `${receiver.url}${path}`);
+      await died;
+      const restarted = Date.now();
+      const second = await startServer(webhookEnv());
+      children.push(second.child);
+      await waitFor(() => receiver.bodies(path).length > 2, 60_000);
+      // The run it died with is due again once its bound (two timeouts and ten seconds) has
+      // passed, seen by the supervisor within ten seconds, then waits its retry: not the
+      // queue's default fifteen minutes.
+      expect(Date.now() - restarted).toBeLessThan(45_000);
+      let log: { state: string; attempts: { status?: number }[] }[] = [];
+      await waitFor(async () => {
+        log = (
+          await request(second.url)
+            .get(`/rest/webhooks/${webhook}/deliveries`)
+            .set('X-API-Key', admin.key)
+            .expect(200)
+        ).body;
+        return log[0]?.state === 'delivered';
+      }, 30_000);
+      // The attempt the dead instance made was never recorded.
+      expect(log[0].attempts.map((a) => a.status)).toEqual([500, 200]);
     } finally {
       await receiver.stop();
     }

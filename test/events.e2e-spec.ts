@@ -324,12 +324,12 @@ describe('after-commit events and jobs', () => {
     const { body } = await post('/rest/workflow/mailing/send', { text: 'doomed' }).expect(200);
     const failedJobs = () =>
       request(t.http).get('/rest/jobs/failed').set('X-API-Key', adminKey).expect(200);
-    let page: { id: string }[] = [];
+    let page: { id: string; jobId: string }[] = [];
     await waitFor(async () => {
       page = (await failedJobs()).body;
-      return page.some((job) => job.id === body.id);
+      return page.some((job) => job.jobId === body.id);
     }, WAIT_MS);
-    const failedJob = page.find((job) => job.id === body.id)!;
+    const failedJob = page.find((job) => job.jobId === body.id)!;
     // The error's message, never its stack.
     expect(Object.keys(failedJob).sort()).toEqual([
       'attempts',
@@ -337,6 +337,7 @@ describe('after-commit events and jobs', () => {
       'error',
       'failedAt',
       'id',
+      'jobId',
       'queue',
     ]);
     expect(failedJob).toMatchObject({
@@ -347,9 +348,17 @@ describe('after-commit events and jobs', () => {
     await request(t.http).get('/rest/jobs/failed').set('X-API-Key', key).expect(403);
     alwaysFail.delete('doomed');
     await request(t.http)
-      .post(`/rest/jobs/failed/${body.id}/retry`)
+      .post(`/rest/jobs/failed/${failedJob.id}/retry`)
       .set('X-API-Key', adminKey)
       .expect(204);
+    // Tried again where it failed, and no longer a dead letter.
     await waitFor(() => jobsRun.some((j) => j.jobId === body.id), WAIT_MS);
+    expect((await failedJobs()).body.map((job: { id: string }) => job.id)).not.toContain(
+      failedJob.id,
+    );
+    await request(t.http)
+      .post(`/rest/jobs/failed/${failedJob.id}/retry`)
+      .set('X-API-Key', adminKey)
+      .expect(404);
   });
 });

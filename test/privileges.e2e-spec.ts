@@ -1,9 +1,9 @@
-import { Controller, Get, Module } from '@nestjs/common';
+import { Controller, Get, Injectable, Module } from '@nestjs/common';
 import request from 'supertest';
 import { Requires } from '../src/access/requires.decorator';
 import { Public } from '../src/http/caller.decorators';
+import { Job } from '../src/events/event.decorators';
 import { JobQueue } from '../src/queue/job-queue.service';
-import { DELIVERY_QUEUE } from '../src/webhooks/webhook.repository';
 import { waitFor } from './helpers/postmaster';
 import { apiKeyUser, createTestApp, seedAdmin, TestApp } from './helpers/test-app';
 import { WebhookReceiver } from './helpers/webhook-receiver';
@@ -19,7 +19,18 @@ class PrivilegedTestController {
   }
 }
 
-@Module({ controllers: [PrivilegedTestController] })
+/** A job that fails its one attempt: a dead letter to retry. */
+const DOOMED = 'privileged-doomed';
+
+@Injectable()
+class DoomedJob {
+  @Job(DOOMED, { retryLimit: 0 })
+  run(): Promise<void> {
+    return Promise.reject(new Error('doomed'));
+  }
+}
+
+@Module({ controllers: [PrivilegedTestController], providers: [DoomedJob] })
 class PrivilegedTestModule {}
 
 type Method = 'get' | 'post';
@@ -202,18 +213,20 @@ describe('routes that need a named privilege', () => {
   });
 
   /** A delivery job of the administrator's organization, marked failed as a last attempt leaves it. */
+  /** A job of the organization that failed for good: its dead letter's id. */
   async function failedJobOfTheOrganization(): Promise<string> {
     const [{ idOrganization }] = await t.dataSource.query(
       `SELECT id_organization AS "idOrganization" FROM "user" WHERE user_name = 'admin'`,
     );
-    const id = (await t.app
+    const id = await t.app
       .get(JobQueue)
-      .send(
-        DELIVERY_QUEUE,
-        { organization: Number(idOrganization), actor: null, payload: { webhook: made.webhook } },
-        { startAfter: 3600 },
-      ))!;
-    await t.dataSource.query(`UPDATE pgboss.job SET state = 'failed' WHERE id = $1`, [id]);
-    return id;
+      .send(DOOMED, { organization: Number(idOrganization), actor: null, payload: {} });
+    let dead: { id: string } | undefined;
+    await waitFor(async () => {
+      const { body } = await send('get', '/rest/jobs/failed', admin).expect(200);
+      dead = (body as { id: string; jobId: string }[]).find((job) => job.jobId === id);
+      return dead !== undefined;
+    }, 20_000);
+    return dead!.id;
   }
 });

@@ -59,7 +59,9 @@ describe('discovery at boot', () => {
     expect(t.app.get(HookRegistry).find('product')).toBeDefined();
     expect(t.app.get(WorkflowRegistry).find('discovered', 'run')).toBeDefined();
     const handlers = t.app.get(EventHandlers);
-    expect(handlers.subscribersOf('product', 'created')).toEqual(['event/Subscriber.created']);
+    expect(handlers.subscriptions([]).of('product', 'created')).toEqual([
+      'event/Subscriber.created',
+    ]);
     // The first boot's handlers are asked for on an empty database only; asked here, they
     // come from the same reading.
     const firstBoot = t.app.get<FirstBootService, { firstBootHandlers(): object[] }>(

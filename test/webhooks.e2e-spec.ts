@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { systemScope } from '../src/access/access.tenant';
-import { Transactions } from '../src/database/transactions.service';
-import { JobQueue } from '../src/queue/job-queue.service';
-import { DELIVERY_QUEUE, WebhookRepository } from '../src/webhooks/webhook.repository';
+import { WebhookRepository } from '../src/webhooks/webhook.repository';
 import request from 'supertest';
 import { Webhook as Verifier } from 'standardwebhooks';
 import { HostResolver } from '../src/webhooks/webhook-addresses';
@@ -20,6 +18,7 @@ import { deliveriesEnded, WebhookReceiver } from './helpers/webhook-receiver';
 
 interface Delivery {
   key: number;
+  jobId: string;
   eventId: string;
   eventType: string;
   state: string;
@@ -185,6 +184,39 @@ describe('webhooks', () => {
     expect(await first(redirecting.key)).toMatchObject({ status: 302 });
     // Redirects are not followed.
     expect(receiver.received.filter((r) => r.path === '/ok/c')).toEqual([]);
+  });
+
+  it('makes a delivery past its retries a dead letter, which an administrator retries once more', async () => {
+    const path = `/fail/dead-${Date.now()}`;
+    const hook = await webhook(path, 'contact.created');
+    await api()
+      .post('/rest/entity/contact')
+      .send({ entity_name: 'contact', properties: { last_name: 'Dead Letter' } })
+      .expect(200);
+    const [failed] = await settled(hook.key);
+    expect(failed.state).toBe('failed');
+    expect(failed.attempts.map((a) => a.status)).toEqual([500, 500, 500]);
+    let dead: { id: string; queue: string; error: string; attempts: number } | undefined;
+    await waitFor(async () => {
+      const { body } = await api().get('/rest/jobs/failed').expect(200);
+      dead = (body as { jobId: string }[]).find((job) => job.jobId === failed.jobId) as
+        typeof dead | undefined;
+      return dead !== undefined;
+    }, WAIT_MS);
+    expect(dead).toMatchObject({
+      queue: 'webhook-delivery',
+      attempts: 2,
+      error: `webhook ${hook.key}: HTTP 500; no attempt is left`,
+    });
+
+    receiver.script(path, ['ok']);
+    await api().post(`/rest/jobs/failed/${dead!.id}/retry`).expect(204);
+    let retried: Delivery | undefined;
+    await waitFor(async () => {
+      [retried] = await deliveries(hook.key);
+      return retried.state === 'delivered';
+    }, WAIT_MS);
+    expect(retried!.attempts.map((a) => a.status)).toEqual([500, 500, 500, 200]);
   });
 
   it('turns a webhook off after a run of failed attempts, saying why; turned on, it starts afresh', async () => {
@@ -375,6 +407,17 @@ describe('webhooks', () => {
     );
     const { body: kept } = await api().get(`/rest/entity/webhook/${hook.key}`).expect(200);
     expect(kept.properties.url).toBe(`${receiver.url}/ok/unchanged`);
+    // Made through the entity API, its secret would be shown to no one: refused there.
+    const { body: elsewhere } = await api()
+      .post('/rest/entity/webhook')
+      .send({
+        entity_name: 'webhook',
+        properties: { name: 'entity', url: `${receiver.url}/ok/entity`, events: 'account.created' },
+      })
+      .expect(400);
+    expect(elsewhere.detail).toBe(
+      'webhook records are made with POST /rest/webhooks, not through the entity API',
+    );
     expect(await count()).toBe(before + 1);
   });
 
@@ -458,48 +501,42 @@ describe('webhooks', () => {
     await api(otherAdmin).get(`/rest/entity/webhook/${hook.key}`).expect(404);
   });
 
-  it('leaves a delivery job a worker has taken when its first attempt ends, and keeps a delivery that ended', async () => {
-    const hook = await webhook('/ok/taken', 'account.created');
-    const queue = t.app.get(JobQueue);
+  it('keeps a delivery that ended: a later failure leaves it delivered or failed, and only a success ends a failed one', async () => {
+    const hook = await webhook('/ok/ended', 'account.created');
     const repository = t.app.get(WebhookRepository);
-    const [taken, waiting] = [randomUUID(), randomUUID()];
-    const data = { organization: null, actor: null, payload: { webhook: hook.key } };
-    await t.app.get(Transactions).run((tx) =>
-      queue.insert(
-        DELIVERY_QUEUE,
-        [taken, waiting].map((id) => ({ id, data, startAfter: 3600 })),
-        tx,
-      ),
-    );
-    // As a worker takes a job that came due while the first attempt was under way.
-    await t.dataSource.query(`UPDATE pgboss.job SET state = 'active' WHERE id = $1`, [taken]);
-    await queue.remove(DELIVERY_QUEUE, [taken, waiting]);
-    const left = await t.dataSource.query(
-      `SELECT id::text FROM pgboss.job WHERE id = ANY($1::uuid[])`,
-      [[taken, waiting]],
-    );
-    expect(left).toEqual([{ id: taken }]);
-
-    // That worker's attempt is recorded after the first one's success: still delivered.
-    const delivery = {
-      idWebhook: hook.key,
-      jobId: taken,
-      eventId: 'e-taken',
-      eventType: 'account.created',
-      payload: {},
-      replayOf: null,
-    };
-    const at = new Date().toISOString();
     // As the deliveries' worker records them, for every organization.
     const worker = systemScope('webhook-delivery');
-    await repository.recordAttempts(worker, [
-      { delivery, attempt: { at, status: 200, durationMs: 1 }, state: 'delivered' },
-    ]);
-    await repository.recordAttempts(worker, [
-      { delivery, attempt: { at, status: 503, durationMs: 1 }, state: 'retrying' },
-    ]);
-    const [recorded] = await repository.byJobs(worker, [taken]);
-    expect(recorded.state).toBe('delivered');
-    expect(recorded.attempts.map((a) => a.status)).toEqual([200, 503]);
+    const record = async (jobId: string, ...statuses: number[]) => {
+      const delivery = {
+        idWebhook: hook.key,
+        jobId,
+        eventId: `e-${jobId}`,
+        eventType: 'account.created',
+        payload: {},
+        replayOf: null,
+      };
+      for (const status of statuses) {
+        const state = status === 200 ? 'delivered' : status === 500 ? 'failed' : 'retrying';
+        const attempt = { at: new Date().toISOString(), status, durationMs: 1 };
+        await repository.recordAttempts(worker, [{ delivery, attempt, state }]);
+      }
+      const [recorded] = await repository.byJobs(worker, [jobId]);
+      return { state: recorded.state, statuses: recorded.attempts.map((a) => a.status) };
+    };
+    // A success, then a late attempt that asked for a retry: still delivered.
+    expect(await record(randomUUID(), 200, 503)).toEqual({
+      state: 'delivered',
+      statuses: [200, 503],
+    });
+    // Failed for good, then a late attempt that asked for a retry: still failed.
+    expect(await record(randomUUID(), 500, 503)).toEqual({
+      state: 'failed',
+      statuses: [500, 503],
+    });
+    // Failed, then retried by hand from its dead letter and delivered.
+    expect(await record(randomUUID(), 500, 200)).toEqual({
+      state: 'delivered',
+      statuses: [500, 200],
+    });
   });
 });

@@ -32,7 +32,8 @@ export class DemoSeedService implements FirstBootHandler {
 
   async onFirstBoot({ admin }: CreatedOrganization): Promise<void> {
     if (this.config.get('DEMO_DATA', { infer: true }) === 'false') return;
-    const identity = identityOf(admin, 'session', admin.locale);
+    // The administrator owns what first boot writes; the change log says `system` wrote it.
+    const identity = { ...identityOf(admin, 'session', admin.locale), via: 'system' };
     const data = generateDemoData(new Date());
     await this.data.transaction(identity, async (scoped) => {
       const accountKeys = await this.seed(scoped, data);

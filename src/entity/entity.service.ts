@@ -92,6 +92,12 @@ export class EntityService {
     const type = this.topLevelType(name);
     const scope = await this.access.scopeOf(identity);
     this.assertWritable(scope, type);
+    // A request's own create; a hook's or workflow's joins its transaction.
+    if (type.createdBy && !joined) {
+      throw new BadRequestException(
+        `${type.name} records are made with ${type.createdBy}, not through the entity API`,
+      );
+    }
     const input = parseEnvelope(type, body, 'create');
     if (!scope.may(type, 'create')) {
       throw new ForbiddenException(`You may not create ${type.name} records`);

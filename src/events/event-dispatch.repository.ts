@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { GenerateSql, IN_TRANSACTION } from '../database/generate-sql';
 import { Sql } from '../database/sql.service';
 import { Transaction } from '../database/transaction';
+import { ANNOUNCEMENT_SECONDS } from './event-handler.repository';
 
 /** How far the dispatcher has read the change log (see EventDispatcher). */
 export interface DispatchState {
@@ -25,10 +26,21 @@ const STATE_COLUMNS = `range_from AS "rangeFrom", range_to AS "rangeTo",
   done_key AS "doneKey", pending,
   (last_pass IS NULL OR now() > last_pass) AS later`;
 
-/** The state as a pass finds it: with where the log may be read up to now. */
+/** A subscriber an instance announced: its queue takes these events. */
+export interface AnnouncedSubscriber {
+  queue: string;
+  entity: string;
+  operations: string[];
+}
+
+/**
+ * The state as a pass finds it: with where the log may be read up to now, and the
+ * subscribers live instances announce (those of a newer or older version too).
+ */
 export interface LockedState extends DispatchState {
   /** ChangeFeedRepository.horizon, read with the state. */
   horizon: number;
+  subscribers: AnnouncedSubscriber[];
 }
 
 /** The dispatcher's one row: read and written by one instance at a time. */
@@ -37,15 +49,22 @@ export class EventDispatchRepository {
   constructor(private readonly sql: Sql) {}
 
   /**
-   * The state, locked for `tx`, with the change log's horizon; undefined while another
-   * instance holds it (that one dispatches: this one skips its turn rather than wait).
+   * The state, locked for `tx`, with the change log's horizon and the live subscribers; read
+   * with the horizon, these are announced before any entry the pass may read committed.
+   * Undefined while another instance holds it (that one dispatches: this one skips its turn
+   * rather than wait).
    */
   @GenerateSql({ params: ['events', IN_TRANSACTION] })
   async lock(name: string, tx: Transaction): Promise<LockedState | undefined> {
     const state = await this.sql.row<LockedState>(
-      `SELECT ${STATE_COLUMNS}, change_log_horizon() AS horizon
+      `SELECT ${STATE_COLUMNS}, change_log_horizon() AS horizon,
+              (SELECT coalesce(jsonb_agg(DISTINCT jsonb_build_object('queue', h.queue,
+                        'entity', h.entity, 'operations', h.operations)), '[]')
+                 FROM event_handler h
+                WHERE h.entity IS NOT NULL
+                  AND h.announced_at > now() - make_interval(secs => $2)) AS subscribers
          FROM event_dispatch WHERE name = $1 FOR UPDATE SKIP LOCKED`,
-      [name],
+      [name, ANNOUNCEMENT_SECONDS],
       tx,
     );
     // pg reads int8 arrays as text (pg-types.ts sets int8 alone).

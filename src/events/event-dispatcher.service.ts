@@ -1,6 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { setTimeout } from 'node:timers/promises';
 import { systemScope } from '../access/access.tenant';
 import {
   ChangeFeedRepository,
@@ -10,6 +9,7 @@ import {
   FeedRow,
 } from '../changes/change-feed.repository';
 import { ChangeLog } from '../changes/change-log.service';
+import { PassLoop } from '../common/pass-loop';
 import type { Environment } from '../config/environment';
 import { Transaction } from '../database/transaction';
 import { Transactions } from '../database/transactions.service';
@@ -18,7 +18,7 @@ import { JobEnvelope, JobQueue } from '../queue/job-queue.service';
 import { byParent, EVENT_OPERATIONS, eventOf } from './entity-event';
 import { inRecordOrder, recordOf } from './event-order';
 import { DispatchState, EventDispatchRepository } from './event-dispatch.repository';
-import { EventHandlers } from './event-handlers.service';
+import { EventHandlers, Subscriptions } from './event-handlers.service';
 import type { EntityEvent } from './entity-event';
 import type { EventRoutes, RoutedEvent } from './event-router';
 
@@ -31,6 +31,9 @@ const NAME = 'events';
 const CHUNK = 500;
 /** The least time between the end of a pass and the next, while commits keep coming. */
 const PASS_GAP_MS = 50;
+/** After a failed pass, the wait before the next: doubling from a second to a minute. */
+const FIRST_BACKOFF_MS = 1_000;
+const MAX_BACKOFF_MS = 60_000;
 
 /**
  * Turns committed change-log entries into jobs for the event subscribers: the change log is
@@ -51,8 +54,7 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
   private readonly logger = new Logger(EventDispatcher.name);
   private readonly pollMs: number;
   private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private again = false;
+  private readonly loop: PassLoop;
   private stopped = false;
   private active = false;
   /** Whether the last pass found anything that takes events. */
@@ -68,6 +70,13 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
     config: ConfigService<Environment, true>,
   ) {
     this.pollMs = config.get('EVENTS_POLL_MS', { infer: true });
+    this.loop = new PassLoop(() => this.readAll(), {
+      gapMs: PASS_GAP_MS,
+      firstBackoffMs: FIRST_BACKOFF_MS,
+      maxBackoffMs: MAX_BACKOFF_MS,
+      onFailure: (error, waitMs) =>
+        this.logger.error(error, `event dispatch failed; tried again in ${waitMs / 1000} s`),
+    });
 
     // While nothing takes events, the poll alone moves the position on: a commit costs
     // no pass. The first pass that finds a route has each commit wake the next.
@@ -93,31 +102,21 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    await this.running;
+    await this.loop.stop();
   }
 
-  /** Reads the log now, or once more after the read under way. */
+  /**
+   * Reads the log now, or once more after the read under way: under a stream of writes, a
+   * pass per PASS_GAP_MS rather than one per commit; after a failure, not before its backoff.
+   */
   wake(): void {
-    if (this.stopped || !this.active) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.readAll()
-      .catch((error: unknown) => this.logger.error(error, 'event dispatch failed; tried again'))
-      .finally(() => (this.running = undefined));
+    if (this.active) this.loop.wake();
   }
 
   private async readAll(): Promise<void> {
-    do {
-      this.again = false;
-      while (!this.stopped && (await this.transactions.run((tx) => this.pass(tx)))) {
-        // A full chunk, or a range read to its end: the next may already have more.
-      }
-      // The commits that came meanwhile are read together a moment later: under a stream of
-      // writes, a pass per PASS_GAP_MS rather than one per commit.
-      if (this.again && !this.stopped) await setTimeout(PASS_GAP_MS);
-    } while (this.again && !this.stopped);
+    while (!this.stopped && (await this.transactions.run((tx) => this.pass(tx)))) {
+      // A full chunk, or a range read to its end: the next may already have more.
+    }
   }
 
   /** One chunk; whether there may be more to read at once. */
@@ -125,24 +124,25 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
     const locked = await this.state.lock(NAME, tx);
     // Locked by another instance, or this transaction began before the last pass ended.
     if (!locked?.later) return false;
-    const { horizon, ...state } = locked;
+    const { horizon, subscribers, ...state } = locked;
     if (state.rangeFrom === state.rangeTo) {
       state.rangeTo = horizon;
       state.doneKey = 0;
     }
     const range: FeedRange = { from: state.rangeFrom, to: state.rangeTo, after: state.doneKey };
     const routes = await this.routesIn(tx);
+    const subscriptions = this.handlers.subscriptions(subscribers);
     // With nothing that takes an event, the range is passed over unread: all of it committed
     // before this transaction's snapshot, so before any route made since.
-    const reading = this.handlers.anySubscriber || routes.length > 0;
+    const reading = subscriptions.any || routes.length > 0;
     this.routing = reading;
     // (Entries held back for destinations since gone are let go with them.)
     const read =
       reading && (range.from < range.to || state.pending.length > 0)
-        ? await this.feed.next(DISPATCH, range, state.pending, this.filter(routes), tx)
+        ? await this.feed.next(DISPATCH, range, state.pending, filter(subscriptions, routes), tx)
         : nothingRead(range);
     const { ready, waiting } = inRecordOrder(read.candidates);
-    await this.enqueue(ready, byParent(read.children), routes, tx);
+    await this.enqueue(ready, byParent(read.children), subscriptions, routes, tx);
     const next: DispatchState = { ...state, pending: waiting.map((entry) => entry.key) };
     if (read.fresh < CHUNK) {
       next.rangeFrom = state.rangeTo;
@@ -152,15 +152,6 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
     }
     await this.state.save(NAME, next, tx);
     return read.fresh === CHUNK || (read.fresh > 0 && next.rangeFrom === next.rangeTo);
-  }
-
-  /** What a pass reads: a chunk of the records' entries, with the child rows of the types taken. */
-  private filter(routes: EventRoutes[]): FeedFilter {
-    const taken = [
-      ...this.handlers.subscribedEntities,
-      ...routes.flatMap((route) => route.entities),
-    ];
-    return { operations: EVENT_OPERATIONS, limit: CHUNK, entities: [...new Set(taken)] };
   }
 
   /** The routers' routes as of `tx`, those that route anything. */
@@ -180,13 +171,14 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
   private async enqueue(
     entries: FeedRow[],
     below: Map<number, FeedRow[]>,
+    subscriptions: Subscriptions,
     routes: EventRoutes[],
     tx: Transaction,
   ): Promise<void> {
     const routed = entries
       .map((entry) => ({
         entry,
-        queues: this.handlers.subscribersOf(entry.entity, entry.operation),
+        queues: subscriptions.of(entry.entity, entry.operation),
         routes: routes.filter((route) => route.wants(entry)),
       }))
       .filter(({ queues, routes }) => queues.length > 0 || routes.length > 0);
@@ -220,6 +212,12 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
  */
 function jobIdOf(entry: FeedRow): string {
   return uuidOfKeys(0, entry.key);
+}
+
+/** What a pass reads: a chunk of the records' entries, with the child rows of the types taken. */
+function filter(subscriptions: Subscriptions, routes: EventRoutes[]): FeedFilter {
+  const taken = [...subscriptions.entities, ...routes.flatMap((route) => route.entities)];
+  return { operations: EVENT_OPERATIONS, limit: CHUNK, entities: [...new Set(taken)] };
 }
 
 /** A read of nothing: the range passed over. */

@@ -1,11 +1,24 @@
 import { DiscoveredMethod, ProviderDiscovery } from '../common/provider-discovery';
-import { Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleInit,
+} from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import type { Identity } from '../common/identity';
 import { DataService } from '../data/data.service';
 import type { ScopedData } from '../data/scoped-data';
 import { EntityRegistry } from '../model/entity.registry';
 import { JobEnvelope, JobQueue, QueueSettings } from '../queue/job-queue.service';
 import { EntityEvent, EVENT_OPERATIONS, unknownOperations, whyNoEvents } from './entity-event';
+import type { AnnouncedSubscriber } from './event-dispatch.repository';
+import {
+  ANNOUNCEMENT_SECONDS,
+  AnnouncedHandler,
+  EventHandlerRepository,
+} from './event-handler.repository';
 import type { EventRouter } from './event-router';
 import {
   EntityEventSubscription,
@@ -58,10 +71,28 @@ const SUBSCRIBER_QUEUE: QueueSettings = {
 /**
  * The `@OnEntityEvent` and `@Job` methods of every provider, found once at boot: each gets
  * a queue of its own and, where this instance works queues, a worker; `@Job` schedules
- * are declared. The dispatcher asks it which subscribers an event goes to.
+ * are declared. An instance that works queues announces its subscribers and schedules
+ * (event_handler), refreshed by a heartbeat: the dispatcher, whichever instance it runs on,
+ * routes each event to the subscribers of them all, and a schedule no live instance has is
+ * ended at the next boot.
  */
+/** Where a pass's events go: the subscribers of each. */
+export interface Subscriptions {
+  any: boolean;
+  /** The types whose records' events some subscriber takes. */
+  entities: string[];
+  /** The queues of the subscribers to this operation on records of `entity`. */
+  of(entity: string, operation: string): string[];
+}
+
 @Injectable()
-export class EventHandlers implements OnModuleInit, OnApplicationBootstrap {
+export class EventHandlers
+  implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown
+{
+  private readonly logger = new Logger(EventHandlers.name);
+  /** This process, as it announces its handlers. */
+  private readonly instance = randomUUID();
+  private heartbeat?: NodeJS.Timeout;
   private readonly subscribers: Subscriber[] = [];
   private readonly jobs = new Map<string, JobHandler>();
   private readonly eventRouters: EventRouter[] = [];
@@ -75,6 +106,7 @@ export class EventHandlers implements OnModuleInit, OnApplicationBootstrap {
     private readonly data: DataService,
     private readonly identities: JobIdentities,
     private readonly entities: EntityRegistry,
+    private readonly announcements: EventHandlerRepository,
   ) {}
 
   onModuleInit(): void {
@@ -121,40 +153,65 @@ export class EventHandlers implements OnModuleInit, OnApplicationBootstrap {
     }
     for (const router of this.eventRouters) await router.declare();
     this.declaredAll();
-    for (const subscriber of this.subscribers) {
-      await this.queue.work<JobEnvelope<EntityEvent>>(subscriber.queue, (job) =>
-        this.runHandler(subscriber.run, job.data.payload, job, job.data),
+    for (const { queue, run, concurrency } of this.subscribers) {
+      await this.queue.work<JobEnvelope<EntityEvent>>(
+        queue,
+        (job) => this.runHandler(run, job.data.payload, job, job.data),
+        { concurrency },
       );
     }
+    const schedules = new Map<string, string>();
     for (const { name, schedule, concurrency, run } of this.jobs.values()) {
       await this.queue.work<JobEnvelope<unknown> | null>(
         name,
         (job) => this.runHandler(run, job.data?.payload ?? null, job, job.data ?? undefined),
         { concurrency },
       );
-      if (schedule) await this.queue.schedule(name, schedule);
+      if (schedule) schedules.set(name, schedule);
     }
+    if (!this.queue.works) return;
+    // Announced before scheduling: an instance booting beside this one keeps its schedules.
+    await this.announcements.announce(this.instance, this.announced(schedules));
+    this.heartbeat = setInterval(
+      () => {
+        this.announcements
+          .heartbeat(this.instance)
+          .catch((error: unknown) => this.logger.warn(error, 'announcing event handlers failed'));
+      },
+      (ANNOUNCEMENT_SECONDS * 1000) / 3,
+    ).unref();
+    const keep = await this.announcements.scheduledElsewhere(this.instance);
+    await this.queue.schedule(schedules, new Set(keep));
   }
 
-  /** The queues of the subscribers to this operation on records of `entity`. */
-  subscribersOf(entity: string, operation: string): string[] {
-    return this.subscribers
-      .filter((s) => s.entity === entity && (s.operations as string[]).includes(operation))
-      .map((s) => s.queue);
+  async beforeApplicationShutdown(): Promise<void> {
+    if (!this.heartbeat) return;
+    clearInterval(this.heartbeat);
+    await this.announcements.withdraw(this.instance);
+  }
+
+  /**
+   * The subscribers events go to: this instance's and those live instances announce (an
+   * instance of another version, during a rolling deploy).
+   */
+  subscriptions(announced: readonly AnnouncedSubscriber[]): Subscriptions {
+    const all: { queue: string; entity: string; operations: readonly string[] }[] = [
+      ...this.subscribers,
+      ...announced.filter(({ queue }) => !this.subscribers.some((s) => s.queue === queue)),
+    ];
+    return {
+      any: all.length > 0,
+      entities: [...new Set(all.map(({ entity }) => entity))],
+      of: (entity, operation) =>
+        all
+          .filter((s) => s.entity === entity && s.operations.includes(operation))
+          .map(({ queue }) => queue),
+    };
   }
 
   /** Whether any event may go anywhere: a subscriber, or a router (which data may feed). */
   get anyDestination(): boolean {
     return this.subscribers.length > 0 || this.eventRouters.length > 0;
-  }
-
-  /** The types whose records' events some subscriber takes. */
-  get subscribedEntities(): string[] {
-    return this.subscribers.map((s) => s.entity);
-  }
-
-  get anySubscriber(): boolean {
-    return this.subscribers.length > 0;
   }
 
   get routers(): readonly EventRouter[] {
@@ -164,6 +221,23 @@ export class EventHandlers implements OnModuleInit, OnApplicationBootstrap {
   /** Adds a router; before the app boots (a module's onModuleInit). */
   addRouter(router: EventRouter): void {
     this.eventRouters.push(router);
+  }
+
+  private announced(schedules: Map<string, string>): AnnouncedHandler[] {
+    return [
+      ...this.subscribers.map(({ queue, entity, operations }) => ({
+        queue,
+        entity,
+        operations,
+        schedule: null,
+      })),
+      ...[...schedules].map(([queue, schedule]) => ({
+        queue,
+        entity: null,
+        operations: null,
+        schedule,
+      })),
+    ];
   }
 
   private addSubscriber(subscriber: Subscriber): void {

@@ -5,7 +5,15 @@ import { EVENT_OPERATIONS, EventOperation } from './entity-event';
 export const ON_ENTITY_EVENT = 'atrium:on-entity-event';
 export const JOB_HANDLER = 'atrium:job';
 
-export interface EntityEventSubscription {
+export interface SubscriberOptions {
+  /**
+   * Events one instance handles at once (1): of different records only, a record's events
+   * are handled one after the other, in order, at any concurrency.
+   */
+  concurrency?: number;
+}
+
+export interface EntityEventSubscription extends SubscriberOptions {
   entity: string;
   operations: EventOperation[];
 }
@@ -19,8 +27,13 @@ export interface EntityEventSubscription {
 export function OnEntityEvent(
   entity: string,
   operations: EventOperation[] = EVENT_OPERATIONS.filter((o) => o !== 'version_added'),
+  options: SubscriberOptions = {},
 ): MethodDecorator {
-  return SetMetadata(ON_ENTITY_EVENT, { entity, operations } satisfies EntityEventSubscription);
+  return SetMetadata(ON_ENTITY_EVENT, {
+    entity,
+    operations,
+    ...options,
+  } satisfies EntityEventSubscription);
 }
 
 export interface JobHandlerOptions extends Pick<

@@ -6,6 +6,7 @@ import { DirectoryModule } from '../directory/directory.module';
 import { ModelModule } from '../model/model.module';
 import { EventDispatchRepository } from './event-dispatch.repository';
 import { EventDispatcher } from './event-dispatcher.service';
+import { EventHandlerRepository } from './event-handler.repository';
 import { EventHandlers } from './event-handlers.service';
 import { JobIdentities } from './job-identities.service';
 import { JobsController } from './jobs.controller';
@@ -18,7 +19,14 @@ import { JobsService } from './jobs.service';
 @Module({
   imports: [ProviderDiscoveryModule, AccessModule, ChangesModule, DirectoryModule, ModelModule],
   controllers: [JobsController],
-  providers: [EventDispatcher, EventDispatchRepository, EventHandlers, JobIdentities, JobsService],
+  providers: [
+    EventDispatcher,
+    EventDispatchRepository,
+    EventHandlerRepository,
+    EventHandlers,
+    JobIdentities,
+    JobsService,
+  ],
   exports: [EventHandlers, JobIdentities],
 })
 export class EventsModule {}

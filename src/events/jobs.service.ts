@@ -1,36 +1,33 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { tenantOf } from '../access/access.tenant';
 import { Identity } from '../common/identity';
-import { JobQueue } from '../queue/job-queue.service';
-import { FailedJobRow, JobsRepository } from '../queue/jobs.repository';
+import { DeadJob, JobQueue } from '../queue/job-queue.service';
 
 /** The most failed jobs one page lists. */
 export const FAILED_JOBS_LIMIT = 200;
 
 /**
  * Jobs that failed for good (every attempt made), as the organization whose jobs they are
- * sees them, and their retry: for holders of `manage-jobs` (the routes require it).
+ * sees them in the queue's dead letters, and their retry: for holders of `manage-jobs` (the
+ * routes require it).
  */
 @Injectable()
 export class JobsService {
-  constructor(
-    private readonly repository: JobsRepository,
-    private readonly queue: JobQueue,
-  ) {}
+  constructor(private readonly queue: JobQueue) {}
 
-  async failed(identity: Identity, limit: number): Promise<FailedJobRow[]> {
+  async failed(identity: Identity, limit: number): Promise<DeadJob[]> {
     if (limit < 1 || limit > FAILED_JOBS_LIMIT) {
       throw new BadRequestException(
         `limit must be between 1 and ${FAILED_JOBS_LIMIT}, not ${limit}`,
       );
     }
-    return this.repository.failed(tenantOf(identity), limit);
+    return this.queue.deadJobs(tenantOf(identity), limit);
   }
 
   /** Tries the job once more, at once. */
   async retry(identity: Identity, id: string): Promise<void> {
-    const queue = await this.repository.queueOfFailed(tenantOf(identity), id);
-    if (!queue) throw new NotFoundException(`No failed job ${id} of your organization`);
-    await this.queue.retry(queue, [id]);
+    if (!(await this.queue.retryDead(tenantOf(identity), id))) {
+      throw new NotFoundException(`No failed job ${id} of your organization`);
+    }
   }
 }

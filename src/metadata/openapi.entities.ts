@@ -247,15 +247,18 @@ export function entityDocument(types: EntityType[]): { paths: PathsObject; schem
       '415': NOT_JSON,
       '424': RULE_FAILED,
     };
-    paths[base] = {
-      post: operation(
-        type,
-        'create',
-        `${type.label}: create it with its child groups`,
-        { '200': WRITTEN, ...refused },
-        { requestBody: { required: true, ...json(ref(schemaName(type, 'create'))) } },
-      ),
-    };
+    // A type made by a route of its own (type.createdBy) is created there only.
+    if (!type.createdBy) {
+      paths[base] = {
+        post: operation(
+          type,
+          'create',
+          `${type.label}: create it with its child groups`,
+          { '200': WRITTEN, ...refused },
+          { requestBody: { required: true, ...json(ref(schemaName(type, 'create'))) } },
+        ),
+      };
+    }
     const found = {
       '404': NOT_FOUND,
       '412': errorResponse('If-Match no longer matches'),

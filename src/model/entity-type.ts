@@ -69,6 +69,8 @@ export interface EntityType {
   /** Whether its writes (and its children's) go to the change log. */
   audit: boolean;
   assignable: boolean;
+  /** The route that makes its records, where the entity API's create does not. */
+  createdBy?: string;
   securityEvent?: SecurityEvent;
   /** Properties that are rights: granting or taking one is also this security event. */
   securityProperties: Record<string, SecurityEvent>;

@@ -38,6 +38,12 @@ export interface BusinessEntityOptions {
   /** Whether a record may be given to another owner (`POST …/{key}/owner`); by default it may. */
   assignable?: boolean;
   /**
+   * The route that makes its records, where the entity API's create does not (it refuses,
+   * naming this one): a webhook's, which answers its signing secret once. Hooks and
+   * workflows still create them through ScopedData.
+   */
+  createdBy?: string;
+  /**
    * The security event a write of its rows also is, logged once per record above them
    * and transaction: a role's privileges or a user's roles changed.
    */
@@ -52,10 +58,11 @@ export interface BusinessEntityOptions {
 export type SecurityEvent = 'privileges_changed' | 'roles_changed';
 
 export interface BusinessEntityDefinition extends Required<
-  Omit<BusinessEntityOptions, 'privileges' | 'securityEvent'>
+  Omit<BusinessEntityOptions, 'privileges' | 'securityEvent' | 'createdBy'>
 > {
   name: string;
   securityEvent?: SecurityEvent;
+  createdBy?: string;
   privileges: boolean;
   grantedByName: boolean;
 }
@@ -79,6 +86,7 @@ export function BusinessEntity(name: string, options: BusinessEntityOptions = {}
       label: options.label ?? labelOf(name),
       audit: options.audit ?? true,
       assignable: options.assignable ?? true,
+      createdBy: options.createdBy,
       securityEvent: options.securityEvent,
       securityProperties: options.securityProperties ?? {},
     };

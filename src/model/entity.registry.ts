@@ -72,6 +72,7 @@ export class EntityRegistry implements OnModuleInit {
         writeOnly: definition.writeOnly,
         audit: definition.audit,
         assignable: definition.assignable,
+        createdBy: definition.createdBy,
         securityEvent: definition.securityEvent,
         securityProperties: definition.securityProperties,
         properties,

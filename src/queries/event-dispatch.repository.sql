@@ -4,7 +4,12 @@
 -- arguments: "events", <transaction>
 SELECT range_from AS "rangeFrom", range_to AS "rangeTo",
   done_key AS "doneKey", pending,
-  (last_pass IS NULL OR now() > last_pass) AS later, change_log_horizon() AS horizon
+  (last_pass IS NULL OR now() > last_pass) AS later, change_log_horizon() AS horizon,
+  (SELECT coalesce(jsonb_agg(DISTINCT jsonb_build_object('queue', h.queue,
+  'entity', h.entity, 'operations', h.operations)), '[]')
+  FROM event_handler h
+  WHERE h.entity IS NOT NULL
+  AND h.announced_at > now() - make_interval(secs => $2)) AS subscribers
   FROM event_dispatch WHERE name = $1 FOR UPDATE SKIP LOCKED;
 
 -- EventDispatchRepository.save

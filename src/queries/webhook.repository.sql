@@ -11,12 +11,8 @@ SELECT d.key, d.id_webhook AS "idWebhook", d.job_id AS "jobId",
 -- tenancy: bound to its tenant
 SELECT d.key, d.id_webhook AS "idWebhook", d.job_id AS "jobId",
   d.event_id AS "eventId", d.event_type AS "eventType", d.state, d.attempts,
-  d.replay_of AS "replayOf", d.created_at AS "createdAt",
-  CASE WHEN d.state IN ('pending', 'retrying') AND j.state IN ('created', 'retry')
-  THEN j.start_after END AS "nextAttemptAt"
-  FROM webhook_delivery d
+  d.replay_of AS "replayOf", d.created_at AS "createdAt" FROM webhook_delivery d
   JOIN webhook w ON w.key = d.id_webhook AND w.id_organization = $4
-  LEFT JOIN pgboss.job j ON j.name = 'webhook-delivery' AND j.id = d.job_id
   WHERE d.id_webhook = $1 AND ($2::int8 IS NULL OR d.key < $2)
   ORDER BY d.key DESC LIMIT $3;
 
@@ -68,7 +64,9 @@ WITH saved AS (
   JOIN webhook w ON w.key = a.id_webhook
   ON CONFLICT (job_id) DO UPDATE
   SET attempts = webhook_delivery.attempts || EXCLUDED.attempts,
-  state = CASE WHEN webhook_delivery.state IN ('delivered', 'failed', 'cancelled')
+  -- Ended stays ended, but for a failed one retried by hand that gets through.
+  state = CASE WHEN webhook_delivery.state IN ('delivered', 'cancelled')
+  OR (webhook_delivery.state = 'failed' AND EXCLUDED.state <> 'delivered')
   THEN webhook_delivery.state ELSE EXCLUDED.state END
   RETURNING id_webhook, state)
   UPDATE webhook SET failures_in_row = 0

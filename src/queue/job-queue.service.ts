@@ -1,9 +1,16 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { PgBoss, type JobInsert, type Queue, type SendOptions } from 'pg-boss';
+import {
+  PgBoss,
+  type JobInsert,
+  type JobWithMetadata,
+  type Queue,
+  type SendOptions,
+  type UpdateQueueOptions,
+} from 'pg-boss';
+import type { Tenant } from '../access/access.tenant';
 import type { Environment } from '../config/environment';
 import { DATABASE_URL } from '../database/database.module';
-import { QUEUE_SCHEMA } from '../database/migrations/1795800000000-Jobs';
 import { pgJsonSafe } from '../database/pg-json';
 import { Transaction } from '../database/transaction';
 import { JobsRepository } from './jobs.repository';
@@ -13,8 +20,26 @@ export interface QueuedJob<T> {
   id: string;
   name: string;
   data: T;
-  /** 0 on the first attempt, then how many attempts failed before this one. */
+  /** 0 on the first attempt, then how many attempts failed before this one… */
   retryCount: number;
+  /** …and how many retries it has: the run whose retryCount reaches it is the last. */
+  retryLimit: number;
+}
+
+/** A job that failed its every attempt, as its dead letter keeps it. */
+export interface DeadJob {
+  /** The dead letter's id (what a retry names)… */
+  id: string;
+  /** …and the id of the job that failed (what its sender was given). */
+  jobId: string | null;
+  /** The queue it failed on. */
+  queue: string;
+  /** The last failure's message. */
+  error: string | null;
+  /** How many attempts were made. */
+  attempts: number;
+  createdOn: Date;
+  failedAt: Date;
 }
 
 /**
@@ -47,9 +72,41 @@ export type JobOptions = Pick<
 /** Poll a queue this often when no notification came (pg-boss's floor is half a second). */
 const POLLING_SECONDS = 2;
 
+/** pg-boss's schema, which pg-boss makes and migrates itself. */
+export const QUEUE_SCHEMA = 'pgboss';
+
 /**
- * The job queue: pg-boss on the app's own PostgreSQL (its tables in schema `pgboss`, made by
- * a migration), so jobs need nothing else to run and every instance shares them. A job sent
+ * Where every queue's jobs go once they failed their every attempt: pg-boss's dead letter
+ * queue, worked by none, listed to administrators and retried by them.
+ */
+export const DEAD_LETTERS = 'dead-letters';
+
+/**
+ * How often pg-boss's supervisor takes back the jobs of a worker that died with them (each
+ * is due again once its queue's expireInSeconds has passed since it began).
+ */
+const SUPERVISE_SECONDS = 10;
+
+/**
+ * A queue's settings as pg-boss has them when none is given: what `declare` sets an option
+ * the code no longer gives back to.
+ */
+const QUEUE_DEFAULTS = {
+  expireInSeconds: 900,
+  retentionSeconds: 1_209_600,
+  deleteAfterSeconds: 604_800,
+  retryLimit: 2,
+  retryDelay: 0,
+  retryBackoff: false,
+  retryDelayMax: null,
+  heartbeatSeconds: null,
+  warningQueueSize: 0,
+} satisfies UpdateQueueOptions;
+
+/**
+ * The job queue: pg-boss on the app's own PostgreSQL (its tables in schema `pgboss`, made
+ * and migrated by pg-boss as it starts, under its own lock), so jobs need nothing else to
+ * run and every instance shares them; its tables are read through its API only. A job sent
  * inside a transaction is written by that transaction: it exists if and only if the write
  * that asked for it committed. Workers and schedules run only where JOBS is true.
  */
@@ -72,10 +129,9 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
       schema: QUEUE_SCHEMA,
       max: config.get('JOBS_POOL_SIZE', { infer: true }),
       application_name: 'atrium jobs',
-      // The migrations made the schema; pg-boss still migrates it on an upgrade.
-      createSchema: false,
       // An instance that works no queue keeps neither schedules nor maintenance.
       supervise: this.works,
+      superviseIntervalSeconds: SUPERVISE_SECONDS,
       schedule: this.works,
       // Workers woken at once when a job is created, instead of at their next poll.
       useListenNotify: this.works,
@@ -85,6 +141,7 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     await this.boss.start();
+    await this.boss.createQueue(DEAD_LETTERS);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -107,12 +164,15 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
 
   /**
    * Makes the queue `name` (nothing when it exists: another instance may be making it at
-   * once), then brings its settings to `settings`, but for its policy.
+   * once), then brings its settings to `settings`, but for its policy: an option the code no
+   * longer gives is set back to pg-boss's default. Its dead letters go to DEAD_LETTERS.
    */
   async declare(name: string, settings: QueueSettings = {}): Promise<void> {
-    await this.boss.createQueue(name, { notify: true, ...settings });
-    const { policy: _policy, partition: _partition, ...changeable } = settings;
-    if (Object.keys(changeable).length > 0) await this.boss.updateQueue(name, changeable);
+    const { policy, partition, ...given } = settings;
+    const options = { ...QUEUE_DEFAULTS, ...given, notify: true, deadLetter: DEAD_LETTERS };
+    const created = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== null));
+    await this.boss.createQueue(name, { ...created, policy, partition });
+    await this.boss.updateQueue(name, options);
     this.declared.add(name);
   }
 
@@ -139,12 +199,10 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
     if (jobs.length > 0) await this.boss.insert(name, jobs, { db: this.jobs.executorIn(tx) });
   }
 
-  /**
-   * Deletes jobs that are no longer wanted (their work was done another way), unless a
-   * worker has taken them meanwhile.
-   */
-  async remove(name: string, ids: string[]): Promise<void> {
-    if (ids.length > 0) await this.jobs.deleteWaiting(name, ids);
+  /** When the job `id` of `name` runs next; null when it is not waiting to. */
+  async nextRun(name: string, id: string): Promise<Date | null> {
+    const [job] = await this.boss.findJobs(name, { id });
+    return job && (job.state === 'created' || job.state === 'retry') ? job.startAfter : null;
   }
 
   /**
@@ -187,18 +245,25 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
     // worker's own id can be woken; pg-boss would otherwise wait out its poll between jobs.
     for (let i = 0; i < workers; i++) {
       const started: { worker?: string } = {};
-      started.worker = await this.boss.work<T>(
+      started.worker = await this.boss.work(
         name,
         {
           batchSize,
           perJobResults: true,
+          includeMetadata: true,
           pollingIntervalSeconds: POLLING_SECONDS,
           // Polled as often when new jobs are announced: a retry coming due is not.
           notifyPollingIntervalSeconds: POLLING_SECONDS,
         },
-        async (jobs) => {
+        async (jobs: JobWithMetadata<T>[]) => {
           const failed = await handler(
-            jobs.map((job) => ({ id: job.id, name, data: job.data, retryCount: job.retryCount })),
+            jobs.map(({ id, data, retryCount, retryLimit }) => ({
+              id,
+              name,
+              data,
+              retryCount,
+              retryLimit,
+            })),
           );
           if (started.worker) this.boss.notifyWorker(started.worker);
           return jobs.map(({ id }) => {
@@ -212,13 +277,65 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  /** Sends `name` a job at each time of `cron` (UTC), once across every instance. */
-  async schedule(name: string, cron: string): Promise<void> {
-    if (this.works) await this.boss.schedule(name, cron, null, { tz: 'UTC' });
+  /**
+   * Sends each job of `schedules` (name → cron, UTC) a job at each of its times, once across
+   * every instance; a schedule neither there nor in `kept` (those of other live instances)
+   * is no longer in any code, and is ended.
+   */
+  async schedule(schedules: Map<string, string>, kept: ReadonlySet<string>): Promise<void> {
+    if (!this.works) return;
+    for (const [name, cron] of schedules) await this.boss.schedule(name, cron, null, { tz: 'UTC' });
+    for (const { name, key } of await this.boss.getSchedules()) {
+      if (!schedules.has(name) && !kept.has(name)) await this.boss.unschedule(name, key);
+    }
   }
 
-  /** Tries failed jobs again at once. */
-  async retry(name: string, ids: string[]): Promise<void> {
-    await this.boss.retry(name, ids);
+  /** The organization's dead letters, oldest first. */
+  async deadJobs(tenant: Tenant, limit: number): Promise<DeadJob[]> {
+    const dead = await this.boss.findJobs<JobEnvelope<unknown>>(DEAD_LETTERS, {
+      data: { organization: tenant.organizationKey },
+      limit,
+    });
+    return dead.map(deadJobOf);
   }
+
+  /**
+   * Tries the organization's dead letter `id` once more, at once; false when it has none.
+   * The job is retried where it failed while that queue keeps it (a record's next events
+   * still wait behind it there), else sent to that queue again.
+   */
+  async retryDead(tenant: Tenant, id: string): Promise<boolean> {
+    const [dead] = await this.boss.findJobs(DEAD_LETTERS, {
+      id,
+      data: { organization: tenant.organizationKey },
+    });
+    if (!dead) return false;
+    const { sourceName, sourceId } = dead;
+    if (sourceName && sourceId && (await this.retriedInPlace(sourceName, sourceId))) {
+      await this.boss.deleteJob(DEAD_LETTERS, id);
+    } else {
+      await this.boss.redrive(DEAD_LETTERS, { ids: [id] });
+    }
+    return true;
+  }
+
+  private async retriedInPlace(name: string, id: string): Promise<boolean> {
+    const [failed] = await this.boss.findJobs(name, { id });
+    if (failed?.state !== 'failed') return false;
+    await this.boss.retry(name, id);
+    return true;
+  }
+}
+
+function deadJobOf(job: JobWithMetadata<unknown>): DeadJob {
+  const output = job.sourceOutput as { message?: string } | null;
+  return {
+    id: job.id,
+    jobId: job.sourceId,
+    queue: job.sourceName ?? job.name,
+    error: output?.message ?? null,
+    attempts: (job.sourceRetryCount ?? 0) + 1,
+    createdOn: job.sourceCreatedOn ?? job.createdOn,
+    failedAt: job.createdOn,
+  };
 }

@@ -10,6 +10,6 @@ import { JobsRepository } from './jobs.repository';
 @Global()
 @Module({
   providers: [JobQueue, JobsRepository],
-  exports: [JobQueue, JobsRepository],
+  exports: [JobQueue],
 })
 export class QueueModule {}

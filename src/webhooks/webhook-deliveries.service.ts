@@ -9,10 +9,17 @@ import type { Environment } from '../config/environment';
 import { Transaction } from '../database/transaction';
 import { Transactions } from '../database/transactions.service';
 import { uuidOfKeys } from '../queue/job-id';
+import type { JobInsert } from 'pg-boss';
 import { JobQueue, type JobEnvelope, type QueuedJob } from '../queue/job-queue.service';
 import type { DeliveryAttempt, DeliveryState } from './entities/webhook-delivery.entity';
 import { WebhookAddresses, WebhookTargetError } from './webhook-addresses';
-import { DeliveryJob, EventDelivery, firstRetrySeconds, ReadyDelivery } from './webhook-jobs';
+import {
+  DeliveryJob,
+  EventDelivery,
+  firstRetrySeconds,
+  ReadyDelivery,
+  stepOf,
+} from './webhook-jobs';
 import { OwnedEvent, WebhookPayloads } from './webhook-payloads';
 import { TransportResult, WebhookTransport } from './webhook-transport';
 import {
@@ -47,16 +54,18 @@ export interface RoutedDelivery extends OwnedEvent {
 
 /** A delivery to attempt. */
 interface Planned {
+  /** The delivery's job: the one that made it (see ReadyDelivery.delivery)… */
   jobId: string;
+  /** …and the job running now, when a job runs it. */
+  runId?: string;
   envelope: Omit<JobEnvelope<unknown>, 'payload'>;
   webhook: WebhookTarget;
   /** The delivery as recorded (its body only where the change log does not hold it)… */
   delivery: NewDelivery;
   /** …and the body sent. */
   body: object;
-  /** Attempts recorded before this one, and those the queue counted (a run that died). */
-  attemptsBefore: number;
-  retryCount: number;
+  /** Whether no attempt follows this one: a failure fails the delivery. */
+  last: boolean;
 }
 
 /** An attempt made (or, with none, a delivery left to its job), with its delivery's state. */
@@ -132,31 +141,31 @@ export class WebhookDeliveries implements BeforeApplicationShutdown {
    * pending with a job due at the first retry's time (its answer recorded when it comes).
    */
   async dispatch(routed: RoutedDelivery[], tx: Transaction): Promise<void> {
+    // With no retry, a delivery's one attempt is its job's: a failure leaves it a dead letter.
+    if (this.retries === 0) {
+      return this.queue.insert(DELIVERY_QUEUE, routed.map(deciderJob), tx);
+    }
     const decide = this.payloads.decider();
     const planned: Planned[] = [];
-    const undecided: { id: string; data: JobEnvelope<EventDelivery> }[] = [];
-    for (const { webhook, entryKey, organization, actor, event, owner } of routed) {
+    const undecided: JobInsert[] = [];
+    for (const route of routed) {
+      const { webhook, entryKey, organization, actor, event, owner } = route;
       const jobId = uuidOfKeys(webhook.key, entryKey);
-      const envelope = { organization, actor };
       // A delivery that cannot be decided (its condition no longer compiles) goes to the
       // queue at once, where it fails alone and is tried again.
       const payload = await decide(webhook, { event, owner }).catch(() => {
-        undecided.push({
-          id: jobId,
-          data: { ...envelope, payload: { webhook: webhook.key, event, owner } },
-        });
+        undecided.push(deciderJob(route));
         return undefined;
       });
       if (!payload) continue;
       const delivery = { idWebhook: webhook.key, jobId, eventId: event.id, eventType: event.type };
       planned.push({
         jobId,
-        envelope,
+        envelope: { organization, actor },
         webhook,
         delivery: { ...delivery, payload: this.payloads.stored(payload), replayOf: null },
         body: payload,
-        attemptsBefore: 0,
-        retryCount: 0,
+        last: false,
       });
     }
     const startBy = Date.now() + this.attemptWithinMs;
@@ -175,14 +184,16 @@ export class WebhookDeliveries implements BeforeApplicationShutdown {
       }
     });
     await this.record(outcomes, tx);
-    const jobs = outcomes
+    // A retry's job: its first attempt was made here (or is under way), so one retry fewer.
+    const retries = outcomes
       .filter(({ state }) => state === 'retrying' || state === 'pending')
       .map(({ jobId, envelope, webhook }) => ({
         id: jobId,
         data: { ...envelope, payload: { webhook: webhook.key } satisfies ReadyDelivery },
         startAfter: this.firstRetrySeconds,
+        retryLimit: this.retries - 1,
       }));
-    await this.queue.insert(DELIVERY_QUEUE, [...jobs, ...undecided], tx);
+    await this.queue.insert(DELIVERY_QUEUE, [...retries, ...undecided], tx);
     if (late.length === 0) return;
     // Recorded once the pass has committed: a pass rolled back sends its entries again.
     this.transactions.afterCommit(tx, () => {
@@ -201,34 +212,34 @@ export class WebhookDeliveries implements BeforeApplicationShutdown {
   }
 
   /**
-   * A batch of delivery jobs from the queue (retries, tests, replays, first attempts no
-   * pass made): the jobs to try again, each with why.
+   * A batch of delivery jobs from the queue (retries, tests, replays, deliveries no pass
+   * attempted): the jobs that failed, each with why. A job fails when its attempt failed:
+   * the queue tries it again, and its last failure makes it a dead letter.
    */
   async runBatch(jobs: QueuedJob<JobEnvelope<DeliveryJob>>[]): Promise<Map<string, Error>> {
     // A job that cannot be decided (its condition no longer compiles) fails alone.
-    const tryAgain = new Map<string, Error>();
-    const planned = await this.plan(jobs, tryAgain);
+    const failed = new Map<string, Error>();
+    const planned = await this.plan(jobs, failed);
     const attempts = await Promise.all(planned.map((plan) => this.attemptInTurn(plan)));
     const outcomes = planned.map((plan, i) => this.outcomeOf(plan, attempts[i]!));
     await this.record(outcomes);
-    for (const { jobId, webhook, attempt, state } of outcomes) {
-      if (state !== 'retrying') continue;
-      tryAgain.set(
-        jobId,
-        new Error(`webhook ${webhook.key}: ${failureOf(attempt!)}; tried again later`),
-      );
+    for (const { runId, webhook, attempt, state } of outcomes) {
+      if (state === 'delivered' || !runId) continue;
+      const next = state === 'retrying' ? 'tried again later' : 'no attempt is left';
+      failed.set(runId, new Error(`webhook ${webhook.key}: ${failureOf(attempt!)}; ${next}`));
     }
-    return tryAgain;
+    return failed;
   }
 
   /**
    * The deliveries of jobs to attempt: as made before (a retry; a test's or replay's, made
-   * by its request), or an event's decided now; none for a webhook deleted, or turned off
-   * since the event (its delivery then cancelled), or a delivery that has ended.
+   * by its request; a failed one, when an administrator retries its dead letter), or an
+   * event's decided now; none for a webhook deleted, or turned off since the event (its
+   * delivery then cancelled), or a delivery delivered or cancelled.
    */
   private async plan(
     jobs: QueuedJob<JobEnvelope<DeliveryJob>>[],
-    tryAgain: Map<string, Error>,
+    failed: Map<string, Error>,
   ): Promise<Planned[]> {
     const webhooks = new Map(
       (
@@ -237,54 +248,51 @@ export class WebhookDeliveries implements BeforeApplicationShutdown {
         ])
       ).map((webhook) => [webhook.key, webhook]),
     );
+    const deliveryOf = (job: QueuedJob<JobEnvelope<DeliveryJob>>) =>
+      ('delivery' in job.data.payload && job.data.payload.delivery) || job.id;
     const made = new Map(
-      (
-        await this.repository.byJobs(
-          DELIVERY,
-          jobs.map((job) => job.id),
-        )
-      ).map((delivery) => [delivery.jobId, delivery]),
+      (await this.repository.byJobs(DELIVERY, jobs.map(deliveryOf))).map((delivery) => [
+        delivery.jobId,
+        delivery,
+      ]),
     );
     const decide = this.payloads.decider();
     const planned: Planned[] = [];
     for (const job of jobs) {
       const { payload: work, ...envelope } = job.data;
-      const webhook = webhooks.get(work.webhook);
-      const existing = made.get(job.id);
-      if (!webhook || (existing && existing.state !== 'pending' && existing.state !== 'retrying')) {
+      const next = stepOf(
+        { ...job, data: work },
+        webhooks.get(work.webhook),
+        made.get(deliveryOf(job)),
+      );
+      if (next.step === 'none') continue;
+      if (next.step === 'cancel') {
+        await this.repository.setState(DELIVERY, next.existing.key, 'cancelled');
         continue;
       }
-      const isEvent = 'event' in work;
-      if (isEvent && !webhook.active) {
-        if (existing) await this.repository.setState(DELIVERY, existing.key, 'cancelled');
-        continue;
-      }
-      const common = { jobId: job.id, envelope, webhook, retryCount: job.retryCount };
-      if (existing) {
+      const { webhook, last } = next;
+      const common = { jobId: deliveryOf(job), runId: job.id, envelope, webhook, last };
+      if (next.step === 'resend') {
+        const { existing } = next;
         const body =
           existing.payload ??
           (await this.payloads.fromLog(DELIVERY.tenant(webhook.organization), existing.eventId));
         // Its event's history was purged: there is nothing left to send.
         if (!body) await this.repository.setState(DELIVERY, existing.key, 'cancelled');
-        else {
-          const attemptsBefore = existing.attempts.length;
-          planned.push({ ...common, delivery: existing, body, attemptsBefore });
-        }
+        else planned.push({ ...common, delivery: existing, body });
         continue;
       }
-      if (!isEvent) continue;
-      const payload = await decide(webhook, work).catch(
-        (error: Error) => void tryAgain.set(job.id, error),
+      const payload = await decide(webhook, next.work).catch(
+        (error: Error) => void failed.set(job.id, error),
       );
       if (!payload) continue;
-      const { id: eventId, type: eventType } = work.event;
+      const { id: eventId, type: eventType } = next.work.event;
       const delivery = { idWebhook: webhook.key, jobId: job.id, eventId, eventType };
       const stored = this.payloads.stored(payload);
       planned.push({
         ...common,
         delivery: { ...delivery, payload: stored, replayOf: null },
         body: payload,
-        attemptsBefore: 0,
       });
     }
     return planned;
@@ -336,18 +344,17 @@ export class WebhookDeliveries implements BeforeApplicationShutdown {
 
   private outcomeOf(plan: Planned, attempt: DeliveryAttempt): Outcome {
     const delivered = attempt.status !== undefined && attempt.status >= 200 && attempt.status < 300;
-    const last = plan.attemptsBefore >= this.retries || plan.retryCount >= this.retries;
-    return { ...plan, attempt, state: delivered ? 'delivered' : last ? 'failed' : 'retrying' };
+    return { ...plan, attempt, state: delivered ? 'delivered' : plan.last ? 'failed' : 'retrying' };
   }
 
-  /** A first attempt answered after its pass: recorded, and its job removed unless wanted. */
+  /**
+   * A first attempt answered after its pass, recorded. Its job stays: due at the first
+   * retry's time, it makes the retry, or finds the delivery delivered and ends.
+   */
   private async recordLate(plan: Planned, attempting: Attempting): Promise<void> {
     const attempt = await attempting;
     // Never begun: its job makes it.
-    if (!attempt) return;
-    const outcome = this.outcomeOf(plan, attempt);
-    await this.record([outcome]);
-    if (outcome.state !== 'retrying') await this.queue.remove(DELIVERY_QUEUE, [plan.jobId]);
+    if (attempt) await this.record([this.outcomeOf(plan, attempt)]);
   }
 
   /**
@@ -396,6 +403,18 @@ export class WebhookDeliveries implements BeforeApplicationShutdown {
       },
     ]);
   }
+}
+
+/**
+ * A job that decides an event's delivery and makes its attempts, due at once: for a
+ * delivery the pass does not attempt.
+ */
+function deciderJob(route: RoutedDelivery): JobInsert<JobEnvelope<EventDelivery>> {
+  const { webhook, entryKey, organization, actor, event, owner } = route;
+  return {
+    id: uuidOfKeys(webhook.key, entryKey),
+    data: { organization, actor, payload: { webhook: webhook.key, event, owner } },
+  };
 }
 
 /** Each attempt's answer as it stands after `waitMs` (undefined: not yet, or never begun). */

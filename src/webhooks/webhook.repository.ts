@@ -44,7 +44,7 @@ export interface DeliveryRow {
 }
 
 /** A delivery as its log lists it: when its next attempt comes, from its job. */
-export interface DeliverySummary extends Omit<DeliveryRow, 'payload' | 'jobId' | 'idWebhook'> {
+export interface DeliverySummary extends Omit<DeliveryRow, 'payload'> {
   nextAttemptAt: Date | null;
 }
 
@@ -153,14 +153,10 @@ export class WebhookRepository {
     webhook: number,
     before: number | null,
     limit: number,
-  ): Promise<DeliverySummary[]> {
+  ): Promise<Omit<DeliveryRow, 'payload'>[]> {
     return this.sql.rows(
-      `SELECT ${DELIVERY_COLUMNS},
-              CASE WHEN d.state IN ('pending', 'retrying') AND j.state IN ('created', 'retry')
-                   THEN j.start_after END AS "nextAttemptAt"
-         FROM webhook_delivery d
+      `SELECT ${DELIVERY_COLUMNS} FROM webhook_delivery d
          JOIN webhook w ON w.key = d.id_webhook AND w.id_organization = $4
-         LEFT JOIN pgboss.job j ON j.name = '${DELIVERY_QUEUE}' AND j.id = d.job_id
         WHERE d.id_webhook = $1 AND ($2::int8 IS NULL OR d.key < $2)
         ORDER BY d.key DESC LIMIT $3`,
       [webhook, before, limit, tenant.organizationKey],
@@ -262,7 +258,9 @@ export class WebhookRepository {
            JOIN webhook w ON w.key = a.id_webhook
          ON CONFLICT (job_id) DO UPDATE
             SET attempts = webhook_delivery.attempts || EXCLUDED.attempts,
-                state = CASE WHEN webhook_delivery.state IN ('delivered', 'failed', 'cancelled')
+                -- Ended stays ended, but for a failed one retried by hand that gets through.
+                state = CASE WHEN webhook_delivery.state IN ('delivered', 'cancelled')
+                               OR (webhook_delivery.state = 'failed' AND EXCLUDED.state <> 'delivered')
                              THEN webhook_delivery.state ELSE EXCLUDED.state END
          RETURNING id_webhook, state)
        UPDATE webhook SET failures_in_row = 0

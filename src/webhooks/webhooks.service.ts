@@ -107,7 +107,17 @@ export class WebhooksService {
       );
     }
     await this.assertExists(identity, key);
-    return this.repository.deliveries(tenantOf(identity), key, before, limit);
+    const page = await this.repository.deliveries(tenantOf(identity), key, before, limit);
+    return Promise.all(
+      page.map(async (delivery) => ({
+        ...delivery,
+        // From the queue, for the few still to be tried.
+        nextAttemptAt:
+          delivery.state === 'pending' || delivery.state === 'retrying'
+            ? await this.queue.nextRun(DELIVERY_QUEUE, delivery.jobId)
+            : null,
+      })),
+    );
   }
 
   /** A delivery with its body (null once its event's history was purged). */

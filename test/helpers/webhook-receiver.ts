@@ -11,13 +11,15 @@ export interface Received {
 /**
  * A webhook receiver on loopback. What it answers depends on the path's first part:
  * `/ok/…` 200, `/fail-once/…` 500 then 200, `/fail/…` 500, `/hang/…` never, `/hang-once/…`
- * never then 200, `/close/…` the connection closed, `/redirect/…` 302 to `/ok/…`.
+ * never then 200, `/close/…` the connection closed, `/redirect/…` 302 to `/ok/…`; or as
+ * scripted for the path.
  */
 export class WebhookReceiver {
   readonly received: Received[] = [];
   /** Called as each request arrives, before it is answered. */
   onReceived?: (received: Received) => void;
   private readonly failed = new Set<string>();
+  private readonly scripts = new Map<string, string[]>();
   private readonly hanging = new Set<ServerResponse>();
   private server!: Server;
   url = '';
@@ -51,9 +53,17 @@ export class WebhookReceiver {
     await new Promise((done) => this.server.close(done));
   }
 
+  /**
+   * The answers `path` gets next, in turn (the kinds of the paths above: `ok`, `fail`,
+   * `hang`…); once they are used up, its path's own.
+   */
+  script(path: string, answers: string[]): void {
+    this.scripts.set(path, [...answers]);
+  }
+
   private answer(path: string, response: ServerResponse): void {
     const [, kind] = path.split('/');
-    switch (kind) {
+    switch (this.scripts.get(path)?.shift() ?? kind) {
       case 'ok':
         response.end('ok');
         return;

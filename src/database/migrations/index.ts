@@ -12,6 +12,7 @@ import { Webhooks1795900000000 } from './1795900000000-Webhooks';
 import { WebhookPayloadJson1796000000000 } from './1796000000000-WebhookPayloadJson';
 import { WebhookPayloadFromLog1796100000000 } from './1796100000000-WebhookPayloadFromLog';
 import { ChangeLogHorizon1796200000000 } from './1796200000000-ChangeLogHorizon';
+import { EventHandlers1796300000000 } from './1796300000000-EventHandlers';
 
 /** Listed, not globbed, so the same list works compiled, under ts-jest and in the CLI. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   WebhookPayloadJson1796000000000,
   WebhookPayloadFromLog1796100000000,
   ChangeLogHorizon1796200000000,
+  EventHandlers1796300000000,
 ];

@@ -1,7 +1,15 @@
 import { ApiProperty } from '@nestjs/swagger';
 
 export class FailedJobDto {
-  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid', description: 'The dead letter: what a retry names' })
+  id: string;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The job that failed, as its sender was given it',
+  })
+  jobId: string | null;
   @ApiProperty({ description: "The job's name, or `event/<Provider>.<method>` for a subscriber" })
   queue: string;
   @ApiProperty({ type: String, nullable: true, description: "The last failure's message" })

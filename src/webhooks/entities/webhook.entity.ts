@@ -8,7 +8,12 @@ import { SystemColumns } from '../../model/system-columns.entity';
  * Administrators make and change them; roles granted read on `webhook` by name may read
  * them. Its owner is whose access the payloads are cut to.
  */
-@BusinessEntity('webhook', { write: 'admin', privileges: 'named', assignable: false })
+@BusinessEntity('webhook', {
+  write: 'admin',
+  privileges: 'named',
+  assignable: false,
+  createdBy: 'POST /rest/webhooks',
+})
 export class Webhook extends SystemColumns {
   @Column({ type: 'varchar', length: 100 })
   name: string;
