@@ -135,6 +135,33 @@ describe('events across a crash', () => {
     JOBS: 'true',
   });
 
+  /** A receiver on loopback for `work`, stopped after it. */
+  async function withReceiver(work: (receiver: WebhookReceiver) => Promise<void>): Promise<void> {
+    const receiver = new WebhookReceiver();
+    await receiver.start();
+    try {
+      await work(receiver);
+    } finally {
+      await receiver.stop();
+    }
+  }
+
+  /** Resolves once `child` is gone: killed as the `nth` request to `path` arrives. */
+  function killedOnRequest(
+    receiver: WebhookReceiver,
+    path: string,
+    nth: number,
+    child: ChildProcess,
+  ): Promise<void> {
+    return new Promise((done) => {
+      receiver.onReceived = ({ path: at }) => {
+        if (at !== path || receiver.bodies(path).length !== nth) return;
+        child.kill('SIGKILL');
+        child.once('exit', () => done());
+      };
+    });
+  }
+
   const recordedFor = async (webhook: number) => ({
     deliveries: Number(
       (
@@ -156,21 +183,13 @@ describe('events across a crash', () => {
   });
 
   it("sends a webhook's event again after a SIGKILL between its commit and its first attempt's record: the entry is read again", async () => {
-    const receiver = new WebhookReceiver();
-    await receiver.start();
-    try {
+    await withReceiver(async (receiver) => {
       const admin = await apiKeyUser(t, { isAdmin: true });
       const first = await startServer(webhookEnv());
       children.push(first.child);
       const path = `/hang-once/before-record-${Date.now()}`;
-      const died = new Promise<void>((done) => {
-        // As the first attempt arrives, while its dispatcher pass waits for the answer.
-        receiver.onReceived = ({ path: at }) => {
-          if (at !== path || receiver.bodies(path).length > 1) return;
-          first.child.kill('SIGKILL');
-          first.child.once('exit', () => done());
-        };
-      });
+      // As the first attempt arrives, while its dispatcher pass waits for the answer.
+      const died = killedOnRequest(receiver, path, 1, first.child);
       const { webhook } = await webhookAndContact(first.url, admin.key, `${receiver.url}${path}`);
       await died;
       // Nothing of the delivery was written: no job, no record (its pass never committed).
@@ -179,15 +198,11 @@ describe('events across a crash', () => {
       const second = await startServer(webhookEnv());
       children.push(second.child);
       await deliveredAgain(receiver, path, second.url, admin.key, webhook);
-    } finally {
-      await receiver.stop();
-    }
+    });
   });
 
   it("delivers a webhook's event after a SIGKILL while a slow receiver holds its first attempt, from its job", async () => {
-    const receiver = new WebhookReceiver();
-    await receiver.start();
-    try {
+    await withReceiver(async (receiver) => {
       const admin = await apiKeyUser(t, { isAdmin: true });
       const first = await startServer(webhookEnv());
       children.push(first.child);
@@ -205,28 +220,18 @@ describe('events across a crash', () => {
       const second = await startServer(webhookEnv());
       children.push(second.child);
       await deliveredAgain(receiver, path, second.url, admin.key, webhook);
-    } finally {
-      await receiver.stop();
-    }
+    });
   });
 
   it('takes back a retry whose instance died during its request, and makes the next attempt within its bound', async () => {
-    const receiver = new WebhookReceiver();
-    await receiver.start();
-    try {
+    await withReceiver(async (receiver) => {
       const admin = await apiKeyUser(t, { isAdmin: true });
       const first = await startServer(webhookEnv());
       children.push(first.child);
       const path = `/ok/retry-held-${Date.now()}`;
       // The first attempt fails; its retry, the job's, hangs until the instance dies.
       receiver.script(path, ['fail', 'hang']);
-      const died = new Promise<void>((done) => {
-        receiver.onReceived = ({ path: at }) => {
-          if (at !== path || receiver.bodies(path).length !== 2) return;
-          first.child.kill('SIGKILL');
-          first.child.once('exit', () => done());
-        };
-      });
+      const died = killedOnRequest(receiver, path, 2, first.child);
       const { webhook } = await webhookAndContact(first.url, admin.key, `${receiver.url}${path}`);
       await died;
       const restarted = Date.now();
@@ -249,8 +254,6 @@ describe('events across a crash', () => {
       }, 30_000);
       // The attempt the dead instance made was never recorded.
       expect(log[0].attempts.map((a) => a.status)).toEqual([500, 200]);
-    } finally {
-      await receiver.stop();
-    }
+    });
   });
 });

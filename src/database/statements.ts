@@ -64,6 +64,9 @@ export async function sendStatement<T>(
  */
 async function onPooledConnection(dataSource: DataSource, query: QueryConfig) {
   const client = await poolOf(dataSource).connect();
+  // A connection lost under a statement also emits 'error', which unheard would end the
+  // process: the statement's own rejection says it, and the connection is closed below.
+  client.on('error', ignoreError);
   try {
     const result = await client.query(query);
     client.release();
@@ -71,8 +74,12 @@ async function onPooledConnection(dataSource: DataSource, query: QueryConfig) {
   } catch (error) {
     client.release(error instanceof DatabaseError ? undefined : (error as Error));
     throw error;
+  } finally {
+    client.off('error', ignoreError);
   }
 }
+
+function ignoreError(): void {}
 
 function poolOf(dataSource: DataSource): Pool {
   return (dataSource.driver as PostgresDriver).master as Pool;

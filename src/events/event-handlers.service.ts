@@ -187,7 +187,10 @@ export class EventHandlers
   async beforeApplicationShutdown(): Promise<void> {
     if (!this.heartbeat) return;
     clearInterval(this.heartbeat);
-    await this.announcements.withdraw(this.instance);
+    // Not withdrawn (the database is gone): they go stale in ANNOUNCEMENT_SECONDS.
+    await this.announcements
+      .withdraw(this.instance)
+      .catch((error: unknown) => this.logger.warn(error, 'withdrawing event handlers failed'));
   }
 
   /**
