@@ -17,31 +17,6 @@ export interface FeedRow extends EntryRow {
   rootKey: number | null;
 }
 
-/** What a pass reads, and how much. */
-export interface FeedFilter {
-  /** The records' operations read (others are passed over). */
-  operations: readonly string[];
-  /** Entries of the range per read. */
-  limit: number;
-  /** The types whose records' child rows are read with them. */
-  entities: string[];
-}
-
-/** A record's entry read: whether it waits behind an earlier one of its record, unread. */
-export interface FeedCandidate extends FeedRow {
-  waits: boolean;
-}
-
-export interface FeedRead {
-  /** How many of the candidates are the range's (the others were held back before)… */
-  fresh: number;
-  /** …and the last key of those. */
-  lastFreshKey: number;
-  /** In key order. */
-  candidates: FeedCandidate[];
-  children: FeedRow[];
-}
-
 /** Where a range of transactions stops being read: one chunk at a time, in key order. */
 export interface FeedRange {
   /** Transactions from this id… */
@@ -81,73 +56,84 @@ export class ChangeFeedRepository {
     return row!.horizon;
   }
 
+  /** The records' own entries (not their child rows') of a range, of these operations. */
+  @GenerateSql({
+    params: [DISPATCH, { from: 1, to: 100, after: 0 }, ['created'], 500, IN_TRANSACTION],
+  })
+  recordEntries(
+    _system: SystemScope,
+    range: FeedRange,
+    operations: readonly string[],
+    limit: number,
+    tx: Transaction,
+  ): Promise<FeedRow[]> {
+    return this.sql.rows(
+      `SELECT ${FEED_COLUMNS} FROM change_log
+        WHERE transaction_id >= $1 AND transaction_id < $2 AND key > $3
+          AND id_parent_entry IS NULL AND operation = ANY($4::text[])
+        ORDER BY key LIMIT $5`,
+      [range.from, range.to, range.after, operations, limit],
+      tx,
+    );
+  }
+
+  /** Entries by key (those held back from an earlier range). */
+  @GenerateSql({ params: [DISPATCH, [1], IN_TRANSACTION] })
+  entries(_system: SystemScope, keys: number[], tx: Transaction): Promise<FeedRow[]> {
+    return this.sql.rows(
+      `SELECT ${FEED_COLUMNS} FROM change_log WHERE key = ANY($1::int8[]) ORDER BY key`,
+      [keys],
+      tx,
+    );
+  }
+
+  /** The child rows' entries (at every level) that these transactions wrote. */
+  @GenerateSql({ params: [DISPATCH, [1], IN_TRANSACTION] })
+  childEntries(_system: SystemScope, transactions: number[], tx: Transaction): Promise<FeedRow[]> {
+    return this.sql.rows(
+      `SELECT ${FEED_COLUMNS} FROM change_log
+        WHERE transaction_id >= $2 AND transaction_id <= $3 AND transaction_id = ANY($1::int8[])
+          AND id_parent_entry IS NOT NULL
+        ORDER BY key`,
+      [transactions, Math.min(...transactions), Math.max(...transactions)],
+      tx,
+    );
+  }
+
   /**
-   * What a feed at `range` reads next, in one statement: the records' own entries of the
-   * range past its last key read, a chunk of `limit` in key order, with those held back
-   * from earlier ranges (`held`); each says whether it waits behind an earlier entry of its
-   * record not read yet (committed in a later range, or in this one past the chunk); and
-   * the child rows' entries their transactions wrote, for the records of `entities`.
+   * The keys of the records' own entries, of these operations and below `before`, that a
+   * feed at `range` has not read yet: from transactions at or past the range's end, or
+   * within it past its last key read. An entry may not go before one of these of its
+   * record.
    */
   @GenerateSql({
     params: [
       DISPATCH,
       { from: 1, to: 100, after: 0 },
+      ['invoice'],
       [1],
-      { operations: ['created'], limit: 500, entities: ['invoice'] },
+      ['created'],
+      10,
       IN_TRANSACTION,
     ],
   })
-  async next(
+  unread(
     _system: SystemScope,
     range: FeedRange,
-    held: number[],
-    { operations, limit, entities }: FeedFilter,
+    rootEntities: string[],
+    rootKeys: number[],
+    operations: readonly string[],
+    before: number,
     tx: Transaction,
-  ): Promise<FeedRead> {
-    const rows = await this.sql.rows<FeedRow & { fresh: boolean | null; waits: boolean | null }>(
-      `WITH fresh AS MATERIALIZED (
-         SELECT c.*, true AS fresh FROM change_log c
-          WHERE transaction_id >= $1 AND transaction_id < $2 AND key > $3
-            AND id_parent_entry IS NULL AND operation = ANY($4::text[])
-          ORDER BY key LIMIT $5
-       ), candidates AS MATERIALIZED (
-         SELECT * FROM fresh
-         UNION ALL
-         SELECT c.*, false FROM change_log c WHERE key = ANY($6::int8[])
-       ), unread AS (
-         SELECT u.root_entity, u.root_key, min(u.key) AS key FROM change_log u
-          WHERE (u.transaction_id >= $2
-                 OR (u.transaction_id >= $1 AND u.key > (SELECT coalesce(max(key), $3) FROM fresh)))
-            AND u.id_parent_entry IS NULL AND u.operation = ANY($4::text[])
-            AND (u.root_entity, u.root_key) IN (SELECT root_entity, root_key FROM candidates)
-          GROUP BY u.root_entity, u.root_key
-       )
-       SELECT ${FEED_COLUMNS}, fresh, waits FROM (
-         SELECT c.*, coalesce(u.key < c.key, false) AS waits
-           FROM candidates c
-           LEFT JOIN unread u ON u.root_entity = c.root_entity AND u.root_key = c.root_key
-         UNION ALL
-         SELECT c.*, NULL, NULL FROM change_log c
-          WHERE c.transaction_id IN (SELECT transaction_id FROM candidates
-                                      WHERE entity = ANY($7::text[]))
-            AND c.id_parent_entry IS NOT NULL
-       ) read
-       ORDER BY key`,
-      [range.from, range.to, range.after, operations, limit, held, entities],
+  ): Promise<{ rootEntity: string; rootKey: number; key: number }[]> {
+    return this.sql.rows(
+      `SELECT root_entity AS "rootEntity", root_key AS "rootKey", key FROM change_log
+        WHERE transaction_id >= $1 AND NOT (transaction_id < $2 AND key <= $3)
+          AND root_entity = ANY($4::text[]) AND root_key = ANY($5::int8[])
+          AND id_parent_entry IS NULL AND operation = ANY($6::text[]) AND key < $7`,
+      [range.from, range.to, range.after, rootEntities, rootKeys, operations, before],
       tx,
     );
-    const read: FeedRead = { fresh: 0, lastFreshKey: range.after, candidates: [], children: [] };
-    for (const { fresh, waits, ...entry } of rows) {
-      if (fresh === null) read.children.push(entry);
-      else {
-        if (fresh) {
-          read.fresh++;
-          read.lastFreshKey = entry.key;
-        }
-        read.candidates.push({ ...entry, waits: waits === true });
-      }
-    }
-    return read;
   }
 
   /**

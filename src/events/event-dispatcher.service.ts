@@ -1,13 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { systemScope } from '../access/access.tenant';
-import {
-  ChangeFeedRepository,
-  FeedFilter,
-  FeedRange,
-  FeedRead,
-  FeedRow,
-} from '../changes/change-feed.repository';
+import { ChangeFeedRepository, FeedRange, FeedRow } from '../changes/change-feed.repository';
 import { ChangeLog } from '../changes/change-log.service';
 import { PassLoop } from '../common/pass-loop';
 import type { Environment } from '../config/environment';
@@ -136,22 +130,48 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
     // before this transaction's snapshot, so before any route made since.
     const reading = subscriptions.any || routes.length > 0;
     this.routing = reading;
+    const fresh =
+      reading && range.from < range.to
+        ? await this.feed.recordEntries(DISPATCH, range, EVENT_OPERATIONS, CHUNK, tx)
+        : [];
     // (Entries held back for destinations since gone are let go with them.)
-    const read =
-      reading && (range.from < range.to || state.pending.length > 0)
-        ? await this.feed.next(DISPATCH, range, state.pending, filter(subscriptions, routes), tx)
-        : nothingRead(range);
-    const { ready, waiting } = inRecordOrder(read.candidates);
-    await this.enqueue(ready, byParent(read.children), subscriptions, routes, tx);
+    const held =
+      reading && state.pending.length > 0
+        ? await this.feed.entries(DISPATCH, state.pending, tx)
+        : [];
+    const candidates = [...fresh, ...held];
+    const { ready, waiting } = inRecordOrder(
+      candidates,
+      await this.unreadBehind(range, candidates, tx),
+    );
+    await this.enqueue(ready, subscriptions, routes, tx);
     const next: DispatchState = { ...state, pending: waiting.map((entry) => entry.key) };
-    if (read.fresh < CHUNK) {
+    if (fresh.length < CHUNK) {
       next.rangeFrom = state.rangeTo;
       next.doneKey = 0;
     } else {
-      next.doneKey = read.lastFreshKey;
+      next.doneKey = fresh[fresh.length - 1].key;
     }
     await this.state.save(NAME, next, tx);
-    return read.fresh === CHUNK || (read.fresh > 0 && next.rangeFrom === next.rangeTo);
+    return fresh.length === CHUNK || (fresh.length > 0 && next.rangeFrom === next.rangeTo);
+  }
+
+  /** The candidates' records' entries the feed has not read (themselves among them). */
+  private async unreadBehind(
+    range: FeedRange,
+    candidates: FeedRow[],
+    tx: Transaction,
+  ): Promise<{ rootEntity: string; rootKey: number; key: number }[]> {
+    if (candidates.length === 0) return [];
+    return this.feed.unread(
+      DISPATCH,
+      range,
+      [...new Set(candidates.map((c) => c.rootEntity))],
+      [...new Set(candidates.map((c) => c.rootKey!))],
+      EVENT_OPERATIONS,
+      Math.max(...candidates.map((c) => c.key)),
+      tx,
+    );
   }
 
   /** The routers' routes as of `tx`, those that route anything. */
@@ -170,7 +190,6 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
    */
   private async enqueue(
     entries: FeedRow[],
-    below: Map<number, FeedRow[]>,
     subscriptions: Subscriptions,
     routes: EventRoutes[],
     tx: Transaction,
@@ -183,6 +202,13 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
       }))
       .filter(({ queues, routes }) => queues.length > 0 || routes.length > 0);
     if (routed.length === 0) return;
+    const below = byParent(
+      await this.feed.childEntries(
+        DISPATCH,
+        [...new Set(routed.map(({ entry }) => entry.transactionId))],
+        tx,
+      ),
+    );
     const jobs = new Map<
       string,
       { id: string; data: JobEnvelope<EntityEvent>; singletonKey: string }[]
@@ -212,15 +238,4 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
  */
 function jobIdOf(entry: FeedRow): string {
   return uuidOfKeys(0, entry.key);
-}
-
-/** What a pass reads: a chunk of the records' entries, with the child rows of the types taken. */
-function filter(subscriptions: Subscriptions, routes: EventRoutes[]): FeedFilter {
-  const taken = [...subscriptions.entities, ...routes.flatMap((route) => route.entities)];
-  return { operations: EVENT_OPERATIONS, limit: CHUNK, entities: [...new Set(taken)] };
-}
-
-/** A read of nothing: the range passed over. */
-function nothingRead(range: FeedRange): FeedRead {
-  return { fresh: 0, lastFreshKey: range.after, candidates: [], children: [] };
 }

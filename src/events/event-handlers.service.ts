@@ -79,8 +79,6 @@ const SUBSCRIBER_QUEUE: QueueSettings = {
 /** Where a pass's events go: the subscribers of each. */
 export interface Subscriptions {
   any: boolean;
-  /** The types whose records' events some subscriber takes. */
-  entities: string[];
   /** The queues of the subscribers to this operation on records of `entity`. */
   of(entity: string, operation: string): string[];
 }
@@ -204,7 +202,6 @@ export class EventHandlers
     ];
     return {
       any: all.length > 0,
-      entities: [...new Set(all.map(({ entity }) => entity))],
       of: (entity, operation) =>
         all
           .filter((s) => s.entity === entity && s.operations.includes(operation))

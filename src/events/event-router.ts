@@ -23,8 +23,6 @@ export interface EventRouter {
 }
 
 export interface EventRoutes {
-  /** The types whose records' events it may take (their child rows are read with them). */
-  entities: readonly string[];
   /** Whether any of its routes takes this entry's event. */
   wants(entry: FeedRow): boolean;
   /** Sends the events it wants, in the dispatcher's transaction: with its position. */

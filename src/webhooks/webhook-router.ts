@@ -57,18 +57,15 @@ export class WebhookRouter implements EventRouter, OnModuleInit {
     const webhooks = await this.repository.routes(DELIVERY, tx);
     if (webhooks.length === 0) return undefined;
     const byEvent = new Map<string, WebhookRoute[]>();
-    const entities = new Set<string>();
     for (const webhook of webhooks) {
       for (const event of webhook.events.split(', ')) {
         const id = `${webhook.organization} ${event}`;
         byEvent.set(id, [...(byEvent.get(id) ?? []), webhook]);
-        entities.add(event.slice(0, event.lastIndexOf('.')));
       }
     }
     const webhooksOf = (entry: FeedRow) =>
       byEvent.get(`${entry.idOrganization} ${entry.entity}.${entry.operation}`) ?? [];
     return {
-      entities: [...entities],
       wants: (entry) => webhooksOf(entry).length > 0,
       send: (events, sendTx) =>
         this.deliveries.dispatch(
