@@ -8,6 +8,7 @@ import type { HandlerContext } from '../src/events/event-handlers.service';
 import { Workflow, WorkflowMethod } from '../src/workflow/workflow.decorators';
 import { WorkflowError } from '../src/workflow/workflow.errors';
 import { WorkflowContext } from '../src/workflow/workflow.service';
+import { FailedJob, findFailedJob } from './helpers/failed-jobs';
 import { waitFor } from './helpers/postmaster';
 import { apiKeyUser, createTestApp, seedAdmin, TestApp } from './helpers/test-app';
 
@@ -322,14 +323,7 @@ describe('after-commit events and jobs', () => {
   it("shows an organization's failed jobs to its administrators, who may retry them", async () => {
     alwaysFail.add('doomed');
     const { body } = await post('/rest/workflow/mailing/send', { text: 'doomed' }).expect(200);
-    const failedJobs = () =>
-      request(t.http).get('/rest/jobs/failed').set('X-API-Key', adminKey).expect(200);
-    let page: { id: string; jobId: string }[] = [];
-    await waitFor(async () => {
-      page = (await failedJobs()).body;
-      return page.some((job) => job.jobId === body.id);
-    }, WAIT_MS);
-    const failedJob = page.find((job) => job.jobId === body.id)!;
+    const failedJob = await deadLetterOf(body.id);
     // The error's message, never its stack.
     expect(Object.keys(failedJob).sort()).toEqual([
       'attempts',
@@ -353,12 +347,48 @@ describe('after-commit events and jobs', () => {
       .expect(204);
     // Tried again where it failed, and no longer a dead letter.
     await waitFor(() => jobsRun.some((j) => j.jobId === body.id), WAIT_MS);
-    expect((await failedJobs()).body.map((job: { id: string }) => job.id)).not.toContain(
-      failedJob.id,
-    );
+    expect(await findFailedJob(asAdmin, body.id)).toBeUndefined();
     await request(t.http)
       .post(`/rest/jobs/failed/${failedJob.id}/retry`)
       .set('X-API-Key', adminKey)
       .expect(404);
   });
+
+  it('pages failed jobs oldest first, each page after the last one of the one before', async () => {
+    alwaysFail.add('paged');
+    const first = await deadLetterOf(
+      (await post('/rest/workflow/mailing/send', { text: 'paged' }).expect(200)).body.id,
+    );
+    const second = await deadLetterOf(
+      (await post('/rest/workflow/mailing/send', { text: 'paged' }).expect(200)).body.id,
+    );
+    alwaysFail.delete('paged');
+    const { body: one } = await asAdmin(`/rest/jobs/failed?limit=1&after=${first.id}`).expect(200);
+    expect(one).toHaveLength(1);
+    const { body: next } = await asAdmin(`/rest/jobs/failed?limit=200&after=${first.id}`).expect(
+      200,
+    );
+    const ids = (next as FailedJob[]).map((job) => job.id);
+    expect(ids).toContain(second.id);
+    expect(ids).not.toContain(first.id);
+    expect(ids[0]).toBe(one[0].id);
+
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const { body: refused } = await asAdmin(`/rest/jobs/failed?after=${unknown}`).expect(400);
+    expect(refused).toEqual({ detail: `after: no failed job ${unknown} of your organization` });
+    const { body: malformed } = await asAdmin('/rest/jobs/failed?after=last').expect(400);
+    expect(malformed).toEqual({ detail: "after must be a failed job's id (a uuid)" });
+  });
+
+  const asAdmin = (path: string) => request(t.http).get(path).set('X-API-Key', adminKey);
+
+  /** The dead letter of the job `jobId`, once it failed for good. */
+  async function deadLetterOf(jobId: string): Promise<FailedJob> {
+    let dead: FailedJob | undefined;
+    await waitFor(async () => {
+      dead = await findFailedJob(asAdmin, jobId);
+      return dead !== undefined;
+    }, WAIT_MS);
+    return dead!;
+  }
 });

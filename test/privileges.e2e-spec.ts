@@ -4,6 +4,7 @@ import { Requires } from '../src/access/requires.decorator';
 import { Public } from '../src/http/caller.decorators';
 import { Job } from '../src/events/event.decorators';
 import { JobQueue } from '../src/queue/job-queue.service';
+import { FailedJob, findFailedJob } from './helpers/failed-jobs';
 import { waitFor } from './helpers/postmaster';
 import { apiKeyUser, createTestApp, seedAdmin, TestApp } from './helpers/test-app';
 import { WebhookReceiver } from './helpers/webhook-receiver';
@@ -221,10 +222,9 @@ describe('routes that need a named privilege', () => {
     const id = await t.app
       .get(JobQueue)
       .send(DOOMED, { organization: Number(idOrganization), actor: null, payload: {} });
-    let dead: { id: string } | undefined;
+    let dead: FailedJob | undefined;
     await waitFor(async () => {
-      const { body } = await send('get', '/rest/jobs/failed', admin).expect(200);
-      dead = (body as { id: string; jobId: string }[]).find((job) => job.jobId === id);
+      dead = await findFailedJob((path) => send('get', path, admin), id!);
       return dead !== undefined;
     }, 20_000);
     return dead!.id;

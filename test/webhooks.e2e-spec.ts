@@ -5,6 +5,7 @@ import request from 'supertest';
 import { Webhook as Verifier } from 'standardwebhooks';
 import { HostResolver } from '../src/webhooks/webhook-addresses';
 import { WebhookTransport } from '../src/webhooks/webhook-transport';
+import { FailedJob, findFailedJob } from './helpers/failed-jobs';
 import { waitFor } from './helpers/postmaster';
 import {
   apiKeyFor,
@@ -196,11 +197,9 @@ describe('webhooks', () => {
     const [failed] = await settled(hook.key);
     expect(failed.state).toBe('failed');
     expect(failed.attempts.map((a) => a.status)).toEqual([500, 500, 500]);
-    let dead: { id: string; queue: string; error: string; attempts: number } | undefined;
+    let dead: FailedJob | undefined;
     await waitFor(async () => {
-      const { body } = await api().get('/rest/jobs/failed').expect(200);
-      dead = (body as { jobId: string }[]).find((job) => job.jobId === failed.jobId) as
-        typeof dead | undefined;
+      dead = await findFailedJob((path) => api().get(path), failed.jobId);
       return dead !== undefined;
     }, WAIT_MS);
     expect(dead).toMatchObject({

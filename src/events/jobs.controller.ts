@@ -1,4 +1,5 @@
 import {
+  BadRequestException,
   Controller,
   DefaultValuePipe,
   Get,
@@ -24,15 +25,22 @@ export class JobsController {
 
   @Get('failed')
   @ApiQuery({ name: 'limit', required: false, description: `At most ${FAILED_JOBS_LIMIT}` })
+  @ApiQuery({
+    name: 'after',
+    required: false,
+    description: "The next page: the jobs after this one (the last page's last id)",
+  })
   @ApiOkResponse({
     type: [FailedJobDto],
-    description: "The organization's jobs that failed every attempt, newest first",
+    description: "The organization's jobs that failed every attempt, oldest first",
   })
   failed(
     @CurrentIdentity() identity: Identity,
     @Query('limit', new DefaultValuePipe(50), ParseIntPipe) limit: number,
+    @Query('after', new ParseUUIDPipe({ optional: true, exceptionFactory: notAJobId('after') }))
+    after?: string,
   ): Promise<FailedJobDto[]> {
-    return this.jobs.failed(identity, limit);
+    return this.jobs.failed(identity, limit, after);
   }
 
   @Post('failed/:id/retry')
@@ -40,8 +48,12 @@ export class JobsController {
   @ApiNoContentResponse({ description: 'Tried once more, at once' })
   retry(
     @CurrentIdentity() identity: Identity,
-    @Param('id', new ParseUUIDPipe()) id: string,
+    @Param('id', new ParseUUIDPipe({ exceptionFactory: notAJobId('id') })) id: string,
   ): Promise<void> {
     return this.jobs.retry(identity, id);
   }
+}
+
+function notAJobId(name: string): () => BadRequestException {
+  return () => new BadRequestException(`${name} must be a failed job's id (a uuid)`);
 }

@@ -15,13 +15,16 @@ export const FAILED_JOBS_LIMIT = 200;
 export class JobsService {
   constructor(private readonly queue: JobQueue) {}
 
-  async failed(identity: Identity, limit: number): Promise<DeadJob[]> {
+  /** A page, oldest first: the next is the one after its last job's id. */
+  async failed(identity: Identity, limit: number, after?: string): Promise<DeadJob[]> {
     if (limit < 1 || limit > FAILED_JOBS_LIMIT) {
       throw new BadRequestException(
         `limit must be between 1 and ${FAILED_JOBS_LIMIT}, not ${limit}`,
       );
     }
-    return this.queue.deadJobs(tenantOf(identity), limit);
+    const page = await this.queue.deadJobs(tenantOf(identity), limit, after);
+    if (!page) throw new BadRequestException(`after: no failed job ${after} of your organization`);
+    return page;
   }
 
   /** Tries the job once more, at once. */

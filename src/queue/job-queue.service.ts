@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { AssertionError } from 'node:assert';
 import { ConfigService } from '@nestjs/config';
 import {
   PgBoss,
@@ -290,13 +291,28 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  /** The organization's dead letters, oldest first. */
-  async deadJobs(tenant: Tenant, limit: number): Promise<DeadJob[]> {
-    const dead = await this.boss.findJobs<JobEnvelope<unknown>>(DEAD_LETTERS, {
-      data: { organization: tenant.organizationKey },
-      limit,
-    });
-    return dead.map(deadJobOf);
+  /**
+   * The organization's dead letters, oldest first (the order pg-boss pages them in), from
+   * after its dead letter `after` when given; undefined when it has no such dead letter.
+   */
+  async deadJobs(tenant: Tenant, limit: number, after?: string): Promise<DeadJob[] | undefined> {
+    const data = { organization: tenant.organizationKey };
+    if (after !== undefined) {
+      const [anchor] = await this.boss.findJobs(DEAD_LETTERS, { id: after, data });
+      if (!anchor) return undefined;
+    }
+    try {
+      const dead = await this.boss.findJobs<JobEnvelope<unknown>>(DEAD_LETTERS, {
+        data,
+        limit,
+        after,
+      });
+      return dead.map(deadJobOf);
+    } catch (error) {
+      // The anchor was retried or swept between the two reads.
+      if (after !== undefined && error instanceof AssertionError) return undefined;
+      throw error;
+    }
   }
 
   /**
