@@ -11,6 +11,9 @@
  *   app, log off           the built app with AUDIT_LOG=false
  *   app                    the built app as `npm start` runs it
  *   app+webhook            the same with one active webhook on invoice.created
+ *   app+webhook+worker     the same, the requests on an instance that works no queue
+ *                          (JOBS=false), the dispatcher and the deliveries on a second
+ *                          (EVENTS_POLL_MS=50): what the dispatcher alone costs an event
  * Both senders deliver to one receiver on loopback in this process, which answers 200 at
  * once and counts each server's deliveries by their `webhook-id`.
  *
@@ -18,7 +21,8 @@
  * BENCH_DURATION s; a server that sends webhooks is then waited for until every event of
  * its round has arrived. Per server and round: req/s; machine time per request (the
  * round's wall time, its drain included, over its creates: what the whole machine spent
- * per request at saturation); CPU per request of the server and of PostgreSQL (/proc).
+ * per request at saturation); CPU per request of the server, of its worker and of
+ * PostgreSQL (/proc).
  * The figures (medians of the rounds, with their spread):
  *   log:     (app − app log off) ÷ (plain+log − plain), in machine time per request
  *   webhook: (app+webhook − app) ÷ (plain+log+dispatcher − plain+log)
@@ -62,6 +66,7 @@ const SERVERS = [
   { label: 'app, log off', env: { AUDIT_LOG: 'false' } },
   { label: 'app', env: {} },
   { label: 'app+webhook', env: {}, webhook: true },
+  { label: 'app+webhook+worker', env: { JOBS: 'false' }, webhook: true, worker: true },
 ];
 
 /**
@@ -172,6 +177,13 @@ async function startBenchServer(spec, receiver) {
     });
     if (made.status !== 201) throw new Error(`webhook: ${made.status} ${made.text}`);
   }
+  let worker;
+  if (spec.worker) {
+    worker = await startServer(`${spec.label} (worker)`, 'dist/src/main.js', {
+      ...appEnv,
+      EVENTS_POLL_MS: '50',
+    });
+  }
   if (spec.plain) {
     await stopServer(app);
     app = await startServer(spec.label, 'bench/plain.js', {
@@ -186,7 +198,7 @@ async function startBenchServer(spec, receiver) {
         : {}),
     });
   }
-  return { ...spec, server: app, apiKey, body: invoiceBody(rows) };
+  return { ...spec, server: app, worker, apiKey, body: invoiceBody(rows) };
 }
 
 function createLoad(bench, duration) {
@@ -210,6 +222,7 @@ async function measure(bench, receiver, duration = SETTINGS.duration) {
   receiver.reset(bench.label);
   const counts = receiver.countsOf(bench.label);
   const cpu = sampleCpu(bench.server.child.pid);
+  const workerCpu = bench.worker && sampleCpu(bench.worker.child.pid);
   const started = performance.now();
   const load = await createLoad(bench, duration);
   const loadEnded = performance.now();
@@ -223,6 +236,7 @@ async function measure(bench, receiver, duration = SETTINGS.duration) {
     rps: created / ((loadEnded - started) / 1000),
     msPerRequest: (ended - started) / created,
     serverCpuMs: serverMs / created,
+    workerCpuMs: workerCpu ? workerCpu().serverMs / created : 0,
     postgresCpuMs: postgresMs / created,
     drainMs: Math.round(ended - loadEnded),
     refused: load.non2xx + load.errors,
@@ -242,9 +256,9 @@ function report(benches, rounds) {
       `${SETTINGS.connections} connections; medians (spread)\n`,
   );
   console.log(
-    '| server | req/s | machine ms per request | server CPU ms | PostgreSQL CPU ms | drain ms |',
+    '| server | req/s | machine ms per request | server CPU ms | worker CPU ms | PostgreSQL CPU ms | drain ms |',
   );
-  console.log('|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|');
   for (const { label } of benches) {
     const cell = (key, digits) =>
       `${median(figures(label, key)).toFixed(digits)} (${spread(figures(label, key))})`;
@@ -252,6 +266,7 @@ function report(benches, rounds) {
       `| ${label} | ${median(figures(label, 'rps')).toFixed(0)} (${figures(label, 'rps')
         .map((v) => v.toFixed(0))
         .join(', ')}) | ${cell('msPerRequest', 3)} | ${cell('serverCpuMs', 3)} | ` +
+        `${cell('workerCpuMs', 3)} | ` +
         `${cell('postgresCpuMs', 3)} | ${median(figures(label, 'drainMs'))} |`,
     );
   }

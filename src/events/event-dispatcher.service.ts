@@ -109,11 +109,15 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
 
   private async readAll(): Promise<void> {
     while (!this.stopped && (await this.transactions.run((tx) => this.pass(tx)))) {
-      // A full chunk, or a range read to its end: the next may already have more.
+      // A full chunk: more is waiting.
     }
   }
 
-  /** One chunk; whether there may be more to read at once. */
+  /**
+   * One chunk; whether more is waiting (the chunk was full). What committed during the pass
+   * is read by the next, a PASS_GAP_MS after it (those commits woke it): under a stream of
+   * writes a pass takes what came in the gap, not the few that came during the pass.
+   */
   private async pass(tx: Transaction): Promise<boolean> {
     const locked = await this.state.lock(NAME, tx);
     // Locked by another instance, or this transaction began before the last pass ended.
@@ -153,7 +157,7 @@ export class EventDispatcher implements OnApplicationBootstrap, OnApplicationShu
       next.doneKey = fresh[fresh.length - 1].key;
     }
     await this.state.save(NAME, next, tx);
-    return fresh.length === CHUNK || (fresh.length > 0 && next.rangeFrom === next.rangeTo);
+    return fresh.length === CHUNK;
   }
 
   /** The candidates' records' entries the feed has not read (themselves among them). */
