@@ -3,17 +3,19 @@
  * `npm run bench:events` (issue 43): what the change log and one webhook cost a write,
  * against the floor: the plain server (bench/plain.js) doing the same work by hand.
  *
- * Six servers, each on a fresh database of the same PostgreSQL server with the demo data,
+ * Eight servers, each on a fresh database of the same PostgreSQL server with the demo data,
  * all creating invoices with 5 lines (an API key, 10 connections):
  *   plain                  node:http + pg, two INSERTs in a transaction
  *   plain+log              the same, writing the app's change-log rows in the transaction
  *   plain+log+dispatcher   the same, with a plain durable webhook sender (bench/plain-log.js)
+ *   plain+log+worker       the same, the sender in a second plain server sent no request
  *   app, log off           the built app with AUDIT_LOG=false
  *   app                    the built app as `npm start` runs it
  *   app+webhook            the same with one active webhook on invoice.created
  *   app+webhook+worker     the same, the requests on an instance that works no queue
  *                          (JOBS=false), the dispatcher and the deliveries on a second
- *                          (EVENTS_POLL_MS=50): what the dispatcher alone costs an event
+ *                          (EVENTS_POLL_MS=100, the plain sender's poll): the worker's CPU
+ *                          is what each dispatcher alone costs an event
  * Both senders deliver to one receiver on loopback in this process, which answers 200 at
  * once and counts each server's deliveries by their `webhook-id`.
  *
@@ -26,6 +28,7 @@
  * The figures (medians of the rounds, with their spread):
  *   log:     (app − app log off) ÷ (plain+log − plain), in machine time per request
  *   webhook: (app+webhook − app) ÷ (plain+log+dispatcher − plain+log)
+ *   (and the same of the two +worker servers, with each sender in a process of its own)
  * Each must be ≤ 1.1. Every delivery is checked: none missing, none twice.
  *
  * Env: BENCH_DATABASE_URL (else the embedded server), BENCH_DURATION (10),
@@ -63,6 +66,13 @@ const SERVERS = [
   { label: 'plain', plain: true, env: {} },
   { label: 'plain+log', plain: true, env: { PLAIN_LOG: '1' } },
   { label: 'plain+log+dispatcher', plain: true, env: { PLAIN_LOG: '1' }, webhook: true },
+  {
+    label: 'plain+log+worker',
+    plain: true,
+    env: { PLAIN_LOG: '1' },
+    webhook: true,
+    worker: true,
+  },
   { label: 'app, log off', env: { AUDIT_LOG: 'false' } },
   { label: 'app', env: {} },
   { label: 'app+webhook', env: {}, webhook: true },
@@ -178,24 +188,31 @@ async function startBenchServer(spec, receiver) {
     if (made.status !== 201) throw new Error(`webhook: ${made.status} ${made.text}`);
   }
   let worker;
-  if (spec.worker) {
-    worker = await startServer(`${spec.label} (worker)`, 'dist/src/main.js', {
-      ...appEnv,
-      EVENTS_POLL_MS: '50',
-    });
-  }
   if (spec.plain) {
     await stopServer(app);
+    const plainEnv = { DATABASE_URL: appEnv.DATABASE_URL, HOST: '127.0.0.1', ...spec.env };
+    const sender = spec.webhook
+      ? {
+          PLAIN_WEBHOOK_URL: receiver.urlOf(spec.label),
+          PLAIN_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('base64')}`,
+        }
+      : {};
     app = await startServer(spec.label, 'bench/plain.js', {
-      DATABASE_URL: appEnv.DATABASE_URL,
-      HOST: '127.0.0.1',
-      ...spec.env,
-      ...(spec.webhook
-        ? {
-            PLAIN_WEBHOOK_URL: receiver.urlOf(spec.label),
-            PLAIN_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('base64')}`,
-          }
-        : {}),
+      ...plainEnv,
+      ...(spec.worker ? {} : sender),
+    });
+    // A second plain server, sent no request: its sender reads the first one's log.
+    if (spec.worker) {
+      worker = await startServer(`${spec.label} (worker)`, 'bench/plain.js', {
+        ...plainEnv,
+        ...sender,
+      });
+    }
+  } else if (spec.worker) {
+    // Polled as often as the plain sender polls when no commit of its own wakes it.
+    worker = await startServer(`${spec.label} (worker)`, 'dist/src/main.js', {
+      ...appEnv,
+      EVENTS_POLL_MS: '100',
     });
   }
   return { ...spec, server: app, worker, apiKey, body: invoiceBody(rows) };
@@ -286,6 +303,7 @@ function report(benches, rounds) {
   };
   compare('The change log', 'app', 'app, log off', 'plain+log', 'plain');
   compare('One webhook', 'app+webhook', 'app', 'plain+log+dispatcher', 'plain+log');
+  compare('One webhook, on a worker', 'app+webhook+worker', 'app', 'plain+log+worker', 'plain+log');
   const problems = rounds.flatMap((round, i) =>
     Object.entries(round)
       .filter(([, r]) => r.refused || r.missing || r.duplicates)
