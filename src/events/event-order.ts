@@ -13,31 +13,27 @@ export function recordOf(entry: { rootEntity: string; rootKey: number | null }):
 /**
  * Of the entries a pass read, those that may go now, in key order, and those that wait:
  * each behind an earlier entry of its record not read yet (`unread`: the feed's entries of
- * these records past what it read, among them the candidates themselves), with every later
- * one of that record (its events go in the order they were written, or not at all yet).
+ * these records past what it read; the candidates among them are read now), with every
+ * later one of that record (its events go in the order they were written, or not at all
+ * yet).
  */
 export function inRecordOrder<T extends Keyed>(
   candidates: readonly T[],
   unread: readonly Keyed[],
 ): { ready: T[]; waiting: T[] } {
-  const unreadOf = new Map<string, Set<number>>();
+  const read = new Set(candidates.map((entry) => entry.key));
+  // Each record's first entry still unread: its entries after it wait.
+  const firstUnread = new Map<string, number>();
   for (const entry of unread) {
+    if (read.has(entry.key)) continue;
     const record = recordOf(entry);
-    unreadOf.set(record, (unreadOf.get(record) ?? new Set()).add(entry.key));
+    firstUnread.set(record, Math.min(firstUnread.get(record) ?? Infinity, entry.key));
   }
   const ready: T[] = [];
   const waiting: T[] = [];
-  const blocked = new Set<string>();
   for (const entry of [...candidates].sort((a, b) => a.key - b.key)) {
-    const record = recordOf(entry);
-    const earlier = [...(unreadOf.get(record) ?? [])].some((key) => key < entry.key);
-    if (blocked.has(record) || earlier) {
-      blocked.add(record);
-      waiting.push(entry);
-    } else {
-      unreadOf.get(record)?.delete(entry.key);
-      ready.push(entry);
-    }
+    const gap = firstUnread.get(recordOf(entry)) ?? Infinity;
+    (entry.key > gap ? waiting : ready).push(entry);
   }
   return { ready, waiting };
 }

@@ -1,4 +1,5 @@
 import type { Test } from 'supertest';
+import { FAILED_JOBS_LIMIT } from '../../src/events/jobs.service';
 
 /** A dead letter as GET /rest/jobs/failed lists it. */
 export interface FailedJob {
@@ -20,10 +21,10 @@ export async function findFailedJob(
 ): Promise<FailedJob | undefined> {
   let after = '';
   for (;;) {
-    const { body } = await get(`/rest/jobs/failed?limit=200${after}`).expect(200);
+    const { body } = await get(`/rest/jobs/failed?limit=${FAILED_JOBS_LIMIT}${after}`).expect(200);
     const page = body as FailedJob[];
     const found = page.find((job) => job.jobId === jobId);
-    if (found || page.length < 200) return found;
+    if (found || page.length < FAILED_JOBS_LIMIT) return found;
     after = `&after=${page[page.length - 1].id}`;
   }
 }
